@@ -1,0 +1,80 @@
+// Bots: a Bot chooses a move for a position under limits. Strength levels are
+// named presets; randomness is seeded so a game can be replayed.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "inarow/engine/evaluator.h"
+#include "inarow/engine/game.h"
+#include "inarow/engine/search.h"
+
+namespace inarow::bots {
+
+// What a bot may spend on one move: the time it may use (0 = its preset's
+// own) and a flag another thread sets to stop it.
+struct MoveBudget {
+  std::chrono::milliseconds time{0};
+  const std::atomic<bool>* stop = nullptr;
+};
+
+struct Choice {
+  Cell move = kNoCell;
+  Score score = 0;
+  int depth = 0;
+  std::uint64_t nodes = 0;
+};
+
+class Bot {
+ public:
+  virtual ~Bot() = default;
+  virtual std::string name() const = 0;
+  // The game must not be over. Always returns a legal move.
+  virtual Choice choose(const Game& game, const MoveBudget& budget) = 0;
+  // Forget state between games (search tables), keeping the seed stream.
+  virtual void new_game() {}
+};
+
+// A strength preset. Elo is measured by `inarow-arena calibrate`.
+struct Level {
+  std::string_view name;
+  int depth;             // plies, 0 = unlimited (by time)
+  int time_ms;           // per move, 0 = unlimited (by depth)
+  int blunder_percent;   // chance of a uniformly random legal move
+  int noise;             // picks among moves within this many score points of the best
+  bool solve_small;      // solve exactly when few enough cells are empty
+};
+
+// beginner, easy, medium, hard, expert, master: weakest first.
+std::span<const Level> levels();
+std::optional<Level> find_level(std::string_view name);
+
+// A bot specification: "random", a level name ("hard"), or explicit settings
+// "depth=6,time=200,nodes=100000,noise=0,blunder=0,weights=path,tt=16,solve=1"
+// (a level name may come first: "hard,weights=w.txt").
+struct BotSpec {
+  std::string text;  // as given, for display
+  bool random = false;
+  Level level{"custom", 4, 0, 0, 0, false};
+  std::uint64_t nodes = 0;
+  std::string weights_path;  // empty = built-in defaults
+  std::size_t tt_megabytes = 8;
+
+  static expected<BotSpec, Error> parse(std::string_view text);
+};
+
+std::unique_ptr<Bot> make_random_bot(std::uint64_t seed);
+// A searching bot; the weights file is read here (its error is returned).
+expected<std::unique_ptr<Bot>, Error> make_bot(const Variant& v, const BotSpec& spec,
+                                               std::uint64_t seed);
+// Convenience for a level by name ("medium"); unknown names give an Error.
+expected<std::unique_ptr<Bot>, Error> make_level_bot(const Variant& v, std::string_view level,
+                                                     std::uint64_t seed);
+
+}  // namespace inarow::bots

@@ -1,0 +1,189 @@
+#include "inarow/bots/bot.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <random>
+
+namespace inarow::bots {
+
+namespace {
+
+constexpr std::array<Level, 6> kLevels = {{
+    // name      depth time  blunder% noise solve
+    {"beginner", 1, 0, 30, 40, false},
+    {"easy", 2, 0, 10, 12, false},
+    {"medium", 4, 0, 0, 4, false},
+    {"hard", 6, 300, 0, 0, false},
+    {"expert", 12, 1000, 0, 0, true},
+    {"master", 0, 3000, 0, 0, true},
+}};
+
+// Positions this small are solved exactly instead of searched.
+bool small_enough_to_solve(const Game& game) {
+  const Variant& v = game.variant();
+  const int empties = v.cells() - game.ply();
+  if (v.gravity) return empties <= 22;
+  return empties <= 16;
+}
+
+class RandomBot final : public Bot {
+ public:
+  explicit RandomBot(std::uint64_t seed) : rng_(seed) {}
+  std::string name() const override { return "random"; }
+  Choice choose(const Game& game, const MoveBudget&) override {
+    const auto moves = game.legal_moves();
+    std::uniform_int_distribution<std::size_t> pick(0, moves.size() - 1);
+    return {moves[pick(rng_)], 0, 0, 0};
+  }
+
+ private:
+  std::mt19937_64 rng_;
+};
+
+class SearchBot final : public Bot {
+ public:
+  SearchBot(const Variant& v, const BotSpec& spec, Weights w, std::uint64_t seed)
+      : spec_(spec), searcher_(v, std::move(w), spec.tt_megabytes), rng_(seed) {}
+
+  std::string name() const override { return spec_.text; }
+  void new_game() override { searcher_.clear(); }
+
+  Choice choose(const Game& game, const MoveBudget& budget) override {
+    const Level& level = spec_.level;
+    if (level.blunder_percent > 0 && percent_(rng_) < level.blunder_percent) {
+      const auto moves = game.legal_moves();
+      std::uniform_int_distribution<std::size_t> pick(0, moves.size() - 1);
+      return {moves[pick(rng_)], 0, 0, 0};
+    }
+    if (level.solve_small && small_enough_to_solve(game)) {
+      const Solution s = searcher_.solve(game, false, budget.stop);
+      if (s.best != kNoCell && !(budget.stop && budget.stop->load())) return {s.best, s.score, s.plies, s.nodes};
+    }
+    Limits limits;
+    limits.depth = level.depth;
+    limits.nodes = spec_.nodes;
+    limits.stop = budget.stop;
+    limits.time = std::chrono::milliseconds(level.time_ms);
+    if (budget.time.count() > 0 && (limits.time.count() == 0 || budget.time < limits.time))
+      limits.time = budget.time;
+    if (level.noise > 0) return choose_with_noise(game, limits);
+    const SearchResult r = searcher_.search(game, limits);
+    return {r.best, r.score, r.depth, r.nodes};
+  }
+
+ private:
+  // Any move within `noise` points of the best, uniformly; a proven win or a
+  // move that avoids a proven loss is never thrown away.
+  Choice choose_with_noise(const Game& game, const Limits& limits) {
+    const auto scored = searcher_.score_moves(game, limits);
+    const Score best = scored.front().score;
+    std::size_t n = 1;
+    if (!is_mate_score(best))
+      while (n < scored.size() && !is_mate_score(scored[n].score) &&
+             scored[n].score >= best - spec_.level.noise)
+        ++n;
+    std::uniform_int_distribution<std::size_t> pick(0, n - 1);
+    const MoveScore& m = scored[pick(rng_)];
+    return {m.move, m.score, limits.depth, 0};
+  }
+
+  BotSpec spec_;
+  Searcher searcher_;
+  std::mt19937_64 rng_;
+  std::uniform_int_distribution<int> percent_{0, 99};
+};
+
+Error spec_error(std::size_t offset, std::string message) {
+  return Error{ErrorCode::bad_syntax, offset, std::move(message)};
+}
+
+}  // namespace
+
+std::span<const Level> levels() { return kLevels; }
+
+std::optional<Level> find_level(std::string_view name) {
+  for (const Level& l : kLevels)
+    if (l.name == name) return l;
+  return std::nullopt;
+}
+
+expected<BotSpec, Error> BotSpec::parse(std::string_view text) {
+  BotSpec spec;
+  spec.text = std::string(text);
+  if (text.empty()) return unexpected(spec_error(0, "empty bot specification"));
+  std::size_t at = 0;
+  bool first = true;
+  while (at <= text.size()) {
+    std::size_t end = text.find(',', at);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view item = text.substr(at, end - at);
+    const std::size_t offset = at;
+    at = end + 1;
+    if (item.empty()) return unexpected(spec_error(offset, "empty item in bot specification"));
+    const std::size_t eq = item.find('=');
+    if (eq == std::string_view::npos) {
+      if (!first) return unexpected(spec_error(offset, "expected key=value, found '" + std::string(item) + "'"));
+      if (item == "random") {
+        spec.random = true;
+      } else if (auto level = find_level(item)) {
+        spec.level = *level;
+      } else {
+        std::string names;
+        for (const Level& l : kLevels) names += std::string(names.empty() ? "" : ", ") + std::string(l.name);
+        return unexpected(spec_error(offset, "unknown level '" + std::string(item) + "' (random, " + names + ")"));
+      }
+      first = false;
+      continue;
+    }
+    first = false;
+    const std::string_view key = item.substr(0, eq), value = item.substr(eq + 1);
+    if (key == "weights") {
+      if (value.empty()) return unexpected(spec_error(offset, "weights= needs a file path"));
+      spec.weights_path = std::string(value);
+      continue;
+    }
+    long long number = 0;
+    auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
+    if (ec != std::errc{} || ptr != value.data() + value.size() || number < 0)
+      return unexpected(spec_error(offset + eq + 1, "'" + std::string(value) + "' is not a non-negative whole number"));
+    if (key == "depth") spec.level.depth = static_cast<int>(std::min(number, 400LL));
+    else if (key == "time") spec.level.time_ms = static_cast<int>(std::min(number, 3'600'000LL));
+    else if (key == "nodes") spec.nodes = static_cast<std::uint64_t>(number);
+    else if (key == "noise") spec.level.noise = static_cast<int>(std::min(number, 100000LL));
+    else if (key == "blunder") {
+      if (number > 100) return unexpected(spec_error(offset, "blunder is a percentage, 0-100"));
+      spec.level.blunder_percent = static_cast<int>(number);
+    } else if (key == "tt") spec.tt_megabytes = static_cast<std::size_t>(std::clamp(number, 1LL, 4096LL));
+    else if (key == "solve") spec.level.solve_small = number != 0;
+    else
+      return unexpected(spec_error(offset, "unknown key '" + std::string(key) +
+                                               "' (depth, time, nodes, noise, blunder, weights, tt, solve)"));
+  }
+  if (spec.level.depth == 0 && spec.level.time_ms == 0 && spec.nodes == 0 && !spec.random)
+    return unexpected(spec_error(0, "a bot needs a limit: depth, time or nodes"));
+  return spec;
+}
+
+std::unique_ptr<Bot> make_random_bot(std::uint64_t seed) { return std::make_unique<RandomBot>(seed); }
+
+expected<std::unique_ptr<Bot>, Error> make_bot(const Variant& v, const BotSpec& spec,
+                                               std::uint64_t seed) {
+  if (spec.random) return std::unique_ptr<Bot>(make_random_bot(seed));
+  Weights weights = Weights::defaults(v);
+  if (!spec.weights_path.empty()) {
+    auto loaded = Weights::load(v, spec.weights_path);
+    if (!loaded) return unexpected(std::move(loaded).error());
+    weights = std::move(*loaded);
+  }
+  return std::unique_ptr<Bot>(std::make_unique<SearchBot>(v, spec, std::move(weights), seed));
+}
+
+expected<std::unique_ptr<Bot>, Error> make_level_bot(const Variant& v, std::string_view level,
+                                                     std::uint64_t seed) {
+  auto spec = BotSpec::parse(level);
+  if (!spec) return unexpected(std::move(spec).error());
+  return make_bot(v, *spec, seed);
+}
+
+}  // namespace inarow::bots

@@ -1,0 +1,32 @@
+// The line-window evaluator: every window of k cells along a row, column or
+// diagonal that holds stones of one side only scores weight[count] for that
+// side. Weights are data: per variant defaults, or read from a small text file.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "inarow/engine/error.h"
+#include "inarow/engine/expected.h"
+#include "inarow/engine/variant.h"
+
+namespace inarow {
+
+struct Weights {
+  // by_count[n] scores a window holding n stones of one side, n = 0..k-1
+  // (by_count[0] is always 0; a full window is a win, scored by the search).
+  std::vector<int> by_count;
+
+  // The built-in weights for a variant (tic-tac-toe: 2 -> 2, 1 -> 1).
+  static Weights defaults(const Variant& v);
+  // Text form: "w1 = 1", "w2 = 4"... one per line, '#' comments. Counts not
+  // given keep their default. Errors name the line.
+  static expected<Weights, Error> parse(const Variant& v, std::string_view text);
+  static expected<Weights, Error> load(const Variant& v, const std::string& path);
+  std::string to_text() const;
+
+  bool operator==(const Weights&) const = default;
+};
+
+}  // namespace inarow

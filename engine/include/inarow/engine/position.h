@@ -1,0 +1,189 @@
+// A game in progress on bitboards: make/undo, win detection, Zobrist key.
+//
+// Position<W> is the one rules implementation: every variant runs on it, with
+// W the number of 64-bit words its board needs (see Variant::words). Wins are
+// found with shift-and-AND line tests on the mover's stones; the playable cells
+// (column tops under gravity, empty cells otherwise) are kept incrementally.
+#pragma once
+
+#include <array>
+#include <cassert>
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "inarow/engine/bitboard.h"
+#include "inarow/engine/variant.h"
+
+namespace inarow {
+
+inline constexpr int kMaxCells = 384;  // 19 columns x 20 bits, rounded to 6 words
+
+namespace detail {
+extern const std::array<std::array<std::uint64_t, kMaxCells>, 2> kZobristKeys;
+}
+
+// Random keys for (side, cell), the same for every variant and every run.
+inline std::uint64_t zobrist(Side side, Cell cell) {
+  return detail::kZobristKeys[index(side)][cell];
+}
+
+// Masks derived from a Variant once and shared by all positions of it.
+template <int W>
+struct Geometry {
+  Variant variant;
+  Bitboard<W> board;   // every cell of the board
+  Bitboard<W> bottom;  // the lowest cell of every column
+  std::array<int, 4> directions{};  // bit distance between neighbours on a line
+
+  explicit Geometry(Variant v);
+  static std::shared_ptr<const Geometry> make(const Variant& v) {
+    return std::make_shared<const Geometry>(v);
+  }
+};
+
+template <int W>
+class Position {
+ public:
+  using Board = Bitboard<W>;
+
+  explicit Position(std::shared_ptr<const Geometry<W>> geometry);
+
+  const Variant& variant() const { return geo_->variant; }
+  const Geometry<W>& geometry() const { return *geo_; }
+
+  int ply() const { return ply_; }
+  Side to_move() const { return static_cast<Side>(ply_ & 1); }
+  const Board& stones(Side s) const { return stones_[index(s)]; }
+  Board occupied() const { return stones_[0] | stones_[1]; }
+  // Cells where the side to move may place a stone (empty once the game is over).
+  Board playable() const { return over() ? Board{} : playable_; }
+  // Cells that could take a stone now, whether or not the game is over.
+  const Board& open_cells() const { return playable_; }
+
+  bool is_legal(Cell c) const { return c >= 0 && c < Board::kBits && playable().test(c); }
+  // The last move made a line of k (the side that just moved has won).
+  bool won() const { return won_; }
+  bool full() const { return ply_ == geo_->variant.cells(); }
+  bool over() const { return won_ || full(); }
+  std::uint64_t key() const { return key_; }
+  Cell last_move() const { return ply_ ? moves_[ply_ - 1] : kNoCell; }
+  std::span<const std::uint16_t> moves() const { return {moves_.data(), std::size_t(ply_)}; }
+
+  // Place the side to move's stone on a legal cell.
+  void make(Cell c);
+  // Take back the last move.
+  void undo();
+
+  // Empty board cells where a stone of `s` would complete a line of k. Under
+  // gravity these may not be playable yet.
+  Board winning_cells(Side s) const { return winning_cells(stones_[index(s)]); }
+  Board winning_cells(const Board& own) const;
+  // True if `own` holds k in a line anywhere.
+  bool has_line(const Board& own) const;
+
+ private:
+  std::shared_ptr<const Geometry<W>> geo_;
+  std::array<Board, 2> stones_{};
+  Board playable_{};
+  std::uint64_t key_ = 0;
+  int ply_ = 0;
+  bool won_ = false;
+  std::array<std::uint16_t, kMaxCells> moves_{};
+};
+
+// RAII guard for a speculative move: made on construction, undone on scope exit.
+template <int W>
+class ScopedMove {
+ public:
+  ScopedMove(Position<W>& pos, Cell c) : pos_(pos) { pos_.make(c); }
+  ~ScopedMove() { pos_.undo(); }
+  ScopedMove(const ScopedMove&) = delete;
+  ScopedMove& operator=(const ScopedMove&) = delete;
+
+ private:
+  Position<W>& pos_;
+};
+
+// ---------------------------------------------------------------------------
+
+template <int W>
+Geometry<W>::Geometry(Variant v) : variant(std::move(v)) {
+  assert(variant.span() <= Bitboard<W>::kBits);
+  for (int c = 0; c < variant.width; ++c) {
+    bottom.set(variant.cell(c, 0));
+    for (int r = 0; r < variant.height; ++r) board.set(variant.cell(c, r));
+  }
+  const int s = variant.stride();
+  directions = {1, s, s + 1, s - 1};  // vertical, horizontal, two diagonals
+}
+
+template <int W>
+Position<W>::Position(std::shared_ptr<const Geometry<W>> geometry) : geo_(std::move(geometry)) {
+  playable_ = geo_->variant.gravity ? geo_->bottom : geo_->board;
+}
+
+template <int W>
+void Position<W>::make(Cell c) {
+  assert(is_legal(c));
+  const int me = ply_ & 1;
+  stones_[me].set(c);
+  key_ ^= zobrist(static_cast<Side>(me), c);
+  playable_.reset(c);
+  if (geo_->variant.gravity && geo_->variant.row(c) + 1 < geo_->variant.height)
+    playable_.set(c + 1);
+  moves_[ply_++] = static_cast<std::uint16_t>(c);
+  won_ = has_line(stones_[me]);
+}
+
+template <int W>
+void Position<W>::undo() {
+  assert(ply_ > 0);
+  const Cell c = moves_[--ply_];
+  const int me = ply_ & 1;
+  stones_[me].reset(c);
+  key_ ^= zobrist(static_cast<Side>(me), c);
+  if (geo_->variant.gravity && geo_->variant.row(c) + 1 < geo_->variant.height)
+    playable_.reset(c + 1);
+  playable_.set(c);
+  won_ = false;  // a finished game has no moves after its last
+}
+
+template <int W>
+bool Position<W>::has_line(const Board& own) const {
+  const int k = geo_->variant.k;
+  for (int d : geo_->directions) {
+    // Cells starting a run of `len` stones, doubling len up to k.
+    Board run = own;
+    int len = 1;
+    while (len * 2 <= k) {
+      run &= run >> (len * d);
+      len *= 2;
+    }
+    if (len < k) run &= run >> ((k - len) * d);
+    if (run.any()) return true;
+  }
+  return false;
+}
+
+template <int W>
+typename Position<W>::Board Position<W>::winning_cells(const Board& own) const {
+  const int k = geo_->variant.k;
+  Board result;
+  for (int d : geo_->directions) {
+    // below[i]: cells whose i nearest neighbours on the low side are own
+    // stones; above[i] likewise on the high side. A cell wins if for some j it
+    // has j own stones below and k-1-j above.
+    std::array<Board, kMaxCells / 16> below, above;  // k <= 19
+    below[0] = ~Board{};
+    above[0] = ~Board{};
+    for (int i = 1; i < k; ++i) {
+      below[i] = below[i - 1] & (own << (i * d));
+      above[i] = above[i - 1] & (own >> (i * d));
+    }
+    for (int j = 0; j < k; ++j) result |= below[j] & above[k - 1 - j];
+  }
+  return result & geo_->board & ~occupied();
+}
+
+}  // namespace inarow

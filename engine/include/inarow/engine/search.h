@@ -1,0 +1,108 @@
+// Search: negamax with alpha-beta, iterative deepening, a transposition table,
+// move ordering (TT move, threats, killers, history, centre first), limits by
+// depth, nodes and time, cancellation from another thread, and mate-distance
+// scores. Run to the end of the game it solves a position exactly.
+//
+// Searcher is the facade: one per thread (it owns its transposition table);
+// it dispatches to the search of the right board width.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <vector>
+
+#include "inarow/engine/evaluator.h"
+#include "inarow/engine/game.h"
+
+namespace inarow {
+
+// Scores are from the side to move's view. A win in p plies scores kMate - p,
+// a loss in p plies -(kMate - p); heuristic scores stay within +-kMaxEval.
+using Score = int;
+inline constexpr Score kMate = 30000;
+inline constexpr Score kMaxEval = 20000;
+inline constexpr Score kInfinity = 32000;
+
+constexpr bool is_mate_score(Score s) { return s > kMaxEval || s < -kMaxEval; }
+// Plies until the game ends for a mate score (the winning move included).
+constexpr int mate_plies(Score s) { return s > 0 ? kMate - s : kMate + s; }
+
+struct Limits {
+  int depth = 0;                            // plies; 0 = no depth limit
+  std::uint64_t nodes = 0;                  // 0 = no node limit
+  std::chrono::milliseconds time{0};        // 0 = no time limit
+  const std::atomic<bool>* stop = nullptr;  // set from another thread to cancel
+};
+
+struct SearchInfo {  // reported after every completed iteration
+  int depth = 0;
+  Score score = 0;
+  std::uint64_t nodes = 0;
+  std::chrono::microseconds elapsed{0};
+  std::vector<Cell> pv;
+};
+
+struct SearchResult {
+  Cell best = kNoCell;
+  Score score = 0;
+  int depth = 0;       // last completed iteration
+  bool exact = false;  // the score is proven (searched to the end of the game)
+  std::uint64_t nodes = 0;
+  std::chrono::microseconds elapsed{0};
+  std::vector<Cell> pv;
+};
+
+struct MoveScore {
+  Cell move;
+  Score score;
+};
+
+struct Solution {
+  Outcome value_for_mover;  // first_wins = the side to move wins, second_wins = loses
+  int plies = -1;           // length of the rest of the game; -1 when weak
+  Cell best = kNoCell;
+  Score score = 0;
+  std::uint64_t nodes = 0;
+};
+
+class Searcher {
+ public:
+  explicit Searcher(const Variant& v, Weights weights = {}, std::size_t tt_megabytes = 16);
+  ~Searcher();
+  Searcher(Searcher&&) noexcept;
+  Searcher& operator=(Searcher&&) noexcept;
+
+  const Variant& variant() const;
+  // Best move by iterative deepening within the limits. The game must not be over.
+  SearchResult search(const Game& game, const Limits& limits,
+                      const std::function<void(const SearchInfo&)>& on_iteration = {});
+  // Each legal move's score to the given limits (for bots that choose among
+  // near-best moves). Sorted best first.
+  std::vector<MoveScore> score_moves(const Game& game, const Limits& limits);
+  // The exact value of the position, and with weak == false the exact length of
+  // the rest of the game under perfect play. Stops early (best effort) only if
+  // `stop` is set.
+  Solution solve(const Game& game, bool weak = false, const std::atomic<bool>* stop = nullptr);
+  // Forget everything learnt (the transposition table and the move-ordering history).
+  void clear();
+  void set_weights(Weights w);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// The reference: plain minimax over the whole tree, no pruning, no table.
+// Used by tests to check the fast search. Returns the score with the same
+// mate-distance convention and counts every node visited.
+struct MinimaxResult {
+  Score score = 0;
+  std::uint64_t nodes = 0;
+};
+MinimaxResult plain_minimax(const Game& game);
+
+}  // namespace inarow

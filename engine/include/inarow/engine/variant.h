@@ -1,0 +1,53 @@
+// The rules of one k-in-a-row game: board size, line length and gravity.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "inarow/engine/error.h"
+#include "inarow/engine/expected.h"
+
+namespace inarow {
+
+enum class Side : unsigned char { first = 0, second = 1 };
+constexpr Side opponent(Side s) { return s == Side::first ? Side::second : Side::first; }
+constexpr int index(Side s) { return static_cast<int>(s); }
+
+// A cell is a bit index in the column-major layout of bitboard.h:
+// col * (height + 1) + row, with (0, 0) the bottom-left cell "a1".
+using Cell = int;
+constexpr Cell kNoCell = -1;
+
+struct Variant {
+  static constexpr int kMaxSide = 19;
+
+  std::string name;  // canonical: "tictactoe", "connect4", "gomoku", "mnk:9,9,4[,gravity]"
+  int width = 3;     // columns
+  int height = 3;    // rows
+  int k = 3;         // stones in a line that win (k or more: freestyle)
+  bool gravity = false;
+
+  static Variant tictactoe();
+  static Variant connect4();
+  static Variant gomoku();
+  // "tictactoe", "connect4", "gomoku" or "mnk:M,N,K[,gravity]" (M columns, N rows).
+  static expected<Variant, Error> parse(std::string_view text);
+
+  int stride() const { return height + 1; }
+  int cells() const { return width * height; }
+  int span() const { return width * stride(); }  // bits the layout uses
+  // Words of 64 bits a bitboard of this variant needs: 1, 2, 4 or 6.
+  int words() const;
+
+  Cell cell(int col, int row) const { return col * stride() + row; }
+  int col(Cell c) const { return c / stride(); }
+  int row(Cell c) const { return c % stride(); }
+  bool on_board(int col, int row) const {
+    return col >= 0 && col < width && row >= 0 && row < height;
+  }
+  bool on_board(Cell c) const { return c >= 0 && c < span() && row(c) < height; }
+
+  bool operator==(const Variant&) const = default;
+};
+
+}  // namespace inarow

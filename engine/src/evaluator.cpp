@@ -1,0 +1,96 @@
+#include "inarow/engine/evaluator.h"
+
+#include <charconv>
+#include <fstream>
+#include <sstream>
+
+namespace inarow {
+
+Weights Weights::defaults(const Variant& v) {
+  Weights w;
+  w.by_count.assign(v.k, 0);
+  if (v.k == 3) {  // the seeds' tic-tac-toe weights: 2 -> 2, 1 -> 1
+    w.by_count[1] = 1;
+    w.by_count[2] = 2;
+    return w;
+  }
+  if (v.k == 4) {  // connect four and friends: three in a window is a threat
+    w.by_count[1] = 1;
+    w.by_count[2] = 6;
+    w.by_count[3] = 40;
+    return w;
+  }
+  // Longer lines: each stone in a clean window is worth about five times the last.
+  int value = 1;
+  for (int n = 1; n < v.k; ++n) {
+    w.by_count[n] = value;
+    value *= 5;
+  }
+  return w;
+}
+
+expected<Weights, Error> Weights::parse(const Variant& v, std::string_view text) {
+  Weights w = defaults(v);
+  std::size_t line_start = 0;
+  int line_no = 0;
+  while (line_start <= text.size()) {
+    std::size_t end = text.find('\n', line_start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(line_start, end - line_start);
+    ++line_no;
+    const std::size_t offset = line_start;
+    line_start = end + 1;
+    if (auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+    auto trim = [](std::string_view s) {
+      while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
+        s.remove_prefix(1);
+      while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+        s.remove_suffix(1);
+      return s;
+    };
+    line = trim(line);
+    if (line.empty()) continue;
+    auto fail = [&](std::string why) {
+      return unexpected(
+          Error{ErrorCode::bad_weights, offset, "line " + std::to_string(line_no) + ": " + why});
+    };
+    const std::size_t eq = line.find('=');
+    if (eq == std::string_view::npos) return fail("expected 'wN = value'");
+    const std::string_view name = trim(line.substr(0, eq));
+    const std::string_view value = trim(line.substr(eq + 1));
+    if (name == "variant") {
+      if (value != v.name) return fail("weights are for '" + std::string(value) + "', not '" + v.name + "'");
+      continue;
+    }
+    int n = 0;
+    if (name.size() < 2 || name[0] != 'w' ||
+        std::from_chars(name.data() + 1, name.data() + name.size(), n).ptr != name.data() + name.size())
+      return fail("unknown key '" + std::string(name) + "' (expected w1..w" + std::to_string(v.k - 1) + ")");
+    if (n < 1 || n >= v.k)
+      return fail("w" + std::to_string(n) + " is out of range (w1..w" + std::to_string(v.k - 1) + ")");
+    int x = 0;
+    auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), x);
+    if (ec != std::errc{} || ptr != value.data() + value.size())
+      return fail("'" + std::string(value) + "' is not a whole number");
+    if (x < -10000 || x > 10000) return fail("weights must lie within -10000..10000");
+    w.by_count[n] = x;
+  }
+  return w;
+}
+
+expected<Weights, Error> Weights::load(const Variant& v, const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return unexpected(Error{ErrorCode::bad_weights, 0, "cannot read weights file '" + path + "'"});
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse(v, text.str());
+}
+
+std::string Weights::to_text() const {
+  std::string out;
+  for (std::size_t n = 1; n < by_count.size(); ++n)
+    out += "w" + std::to_string(n) + " = " + std::to_string(by_count[n]) + "\n";
+  return out;
+}
+
+}  // namespace inarow

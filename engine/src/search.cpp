@@ -1,0 +1,447 @@
+#include "inarow/engine/search.h"
+
+#include <algorithm>
+#include <array>
+#include <cassert>
+#include <variant>
+
+#include "tt.h"
+#include "windows.h"
+
+namespace inarow {
+
+using detail::Bound;
+using detail::TranspositionTable;
+using detail::TTEntry;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+constexpr int kMaxPly = kMaxCells + 1;
+
+// A move list on the stack, with an ordering score per move.
+struct MoveList {
+  std::array<std::uint16_t, kMaxCells> move;
+  std::array<int, kMaxCells> score;
+  int size = 0;
+
+  void add(int m, int s) {
+    move[size] = static_cast<std::uint16_t>(m);
+    score[size++] = s;
+  }
+  // Selection sort step: bring the best remaining move to position i.
+  int pick(int i) {
+    int best = i;
+    for (int j = i + 1; j < size; ++j)
+      if (score[j] > score[best]) best = j;
+    std::swap(move[i], move[best]);
+    std::swap(score[i], score[best]);
+    return move[i];
+  }
+};
+
+// The search on boards of W words. One per Searcher, re-seated on each call.
+template <int W>
+class Core {
+ public:
+  using Board = Bitboard<W>;
+
+  Core(const Variant& v, const Weights& weights, TranspositionTable& tt)
+      : geo_(Geometry<W>::make(v)), pos_(geo_), tt_(tt), windows_(v), eval_(windows_, weights) {
+    // Centre-first: cells nearer the middle order first among equals.
+    for (int c = 0; c < v.width; ++c)
+      for (int r = 0; r < v.height; ++r) {
+        const int dc = 2 * c - (v.width - 1), dr = 2 * r - (v.height - 1);
+        centre_[v.cell(c, r)] = -(std::abs(dc) + std::abs(dr));
+      }
+    neighbourhood_ = !v.gravity && v.cells() > 49;
+  }
+
+  void set_weights(const Weights& w) { eval_.set_weights(w); }
+  void clear_history() {
+    for (auto& h : history_) h.fill(0);
+    for (auto& k : killers_) k = {-1, -1};
+  }
+
+  SearchResult search(const Game& game, const Limits& limits,
+                      const std::function<void(const SearchInfo&)>& on_iteration);
+  std::vector<MoveScore> score_moves(const Game& game, const Limits& limits);
+  Solution solve(const Game& game, bool weak, const std::atomic<bool>* stop);
+
+ private:
+  void seat(const Game& game, const Limits& limits, bool use_eval);
+  Score negamax(int depth, Score alpha, Score beta, int ply);
+  Score evaluate() const {
+    const Score s = eval_.score_first();
+    return pos_.to_move() == Side::first ? s : -s;
+  }
+  void make(int m) {
+    if (use_eval_) eval_.add(m, pos_.to_move());
+    pos_.make(m);
+  }
+  void undo() {
+    const int m = pos_.last_move();
+    pos_.undo();
+    if (use_eval_) eval_.remove(m, pos_.to_move());
+  }
+  bool out_of_budget() {
+    if (aborted_) return true;
+    if ((nodes_ & 1023) != 0) return false;
+    if ((stop_ && stop_->load(std::memory_order_relaxed)) ||
+        (node_limit_ && nodes_ >= node_limit_) ||
+        (deadline_ && Clock::now() >= *deadline_))
+      aborted_ = true;
+    return aborted_;
+  }
+  Board candidates(const Board& playable) const;
+  void order(MoveList& list, const Board& moves, int tt_move, int ply) const;
+  std::vector<Cell> principal_variation(int max_len);
+  int empties() const { return geo_->variant.cells() - pos_.ply(); }
+
+  std::shared_ptr<const Geometry<W>> geo_;
+  Position<W> pos_;
+  TranspositionTable& tt_;
+  detail::WindowTable windows_;
+  detail::EvalState eval_;
+  std::array<int, kMaxCells> centre_{};
+  std::array<std::array<int, kMaxCells>, 2> history_{};
+  std::array<std::array<int, 2>, kMaxPly> killers_{};
+  bool neighbourhood_ = false;
+
+  // Per search.
+  bool use_eval_ = true;
+  bool aborted_ = false;
+  std::uint64_t nodes_ = 0;
+  std::uint64_t node_limit_ = 0;
+  const std::atomic<bool>* stop_ = nullptr;
+  std::optional<Clock::time_point> deadline_;
+  int root_best_ = kNoCell;
+};
+
+template <int W>
+void Core<W>::seat(const Game& game, const Limits& limits, bool use_eval) {
+  pos_ = Position<W>(geo_);
+  for (Cell m : game.moves()) pos_.make(m);
+  use_eval_ = use_eval;
+  if (use_eval_) eval_.reset(game);
+  aborted_ = false;
+  nodes_ = 0;
+  node_limit_ = limits.nodes;
+  stop_ = limits.stop;
+  deadline_.reset();
+  if (limits.time.count() > 0) deadline_ = Clock::now() + limits.time;
+  root_best_ = kNoCell;
+}
+
+// Gomoku-sized boards: only cells within two steps of a stone are worth trying.
+template <int W>
+typename Core<W>::Board Core<W>::candidates(const Board& playable) const {
+  if (!neighbourhood_) return playable;
+  const Board occ = pos_.occupied();
+  if (occ.none()) {  // the first stone goes in the middle
+    const Variant& v = geo_->variant;
+    return Board::bit(v.cell(v.width / 2, v.height / 2));
+  }
+  Board near = occ;
+  for (int d : geo_->directions) near |= (occ << d) | (occ >> d) | (occ << 2 * d) | (occ >> 2 * d);
+  return near & playable;
+}
+
+template <int W>
+void Core<W>::order(MoveList& list, const Board& moves, int tt_move, int ply) const {
+  const Side us = pos_.to_move();
+  const Board own = pos_.stones(us);
+  const Board empty = geo_->board & ~pos_.occupied();
+  const auto& killers = killers_[ply];
+  for (int m : bits(moves)) {
+    int s;
+    if (m == tt_move) {
+      s = 1 << 30;
+    } else {
+      s = centre_[m] + history_[index(us)][m] / 64;
+      if (m == killers[0] || m == killers[1]) s += 1 << 20;
+      if constexpr (W == 1) {
+        // Threat-first (Pons): moves that leave us more winning cells first.
+        Board after = own;
+        after.set(m);
+        s += (pos_.winning_cells(after) & empty).count() << 22;
+      } else if (use_eval_) {
+        s += eval_.gain(m, us) << 8;
+      }
+    }
+    list.add(m, s);
+  }
+}
+
+template <int W>
+Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply) {
+  ++nodes_;
+  if (out_of_budget()) return 0;
+  if (pos_.full()) return 0;
+
+  const Side us = pos_.to_move();
+  const Side them = opponent(us);
+  const Board playable = pos_.open_cells();
+
+  // A win on the spot ends the search here.
+  const Board my_wins = pos_.winning_cells(us) & playable;
+  if (my_wins.any()) {
+    if (ply == 0) root_best_ = my_wins.lowest();
+    return kMate - ply - 1;
+  }
+  // Two open threats of the opponent cannot both be blocked.
+  const Board their_lines = pos_.winning_cells(them);
+  const Board threats = their_lines & playable;
+  Board moves;
+  if (threats.any()) {
+    moves = threats;
+    if (threats.count() > 1) {
+      if (ply == 0) root_best_ = threats.lowest();
+      return -(kMate - ply - 2);
+    }
+  } else {
+    moves = candidates(playable);
+    // Under gravity, a stone right below the opponent's winning cell hands it over.
+    if (geo_->variant.gravity) moves &= ~(their_lines >> 1);
+    if (moves.none()) {
+      if (ply == 0) root_best_ = playable.lowest();
+      return -(kMate - ply - 2);
+    }
+  }
+
+  // Mate-distance bounds: we cannot win before our next-but-one move, and we
+  // lose no sooner than the opponent's next move.
+  const Score worst = -(kMate - ply - 2), best_possible = kMate - ply - 3;
+  if (worst >= beta) return worst;
+  if (best_possible <= alpha) return best_possible;
+  alpha = std::max(alpha, worst);
+  beta = std::min(beta, best_possible);
+
+  if (depth <= 0) return evaluate();
+
+  const std::uint64_t key = pos_.key();
+  const TTEntry entry = tt_.probe(key, ply);
+  int tt_move = kNoCell;
+  if (entry.bound != Bound::none) {
+    tt_move = entry.move == 0xFFFF ? kNoCell : entry.move;
+    if (entry.depth >= depth && ply > 0) {
+      const Score s = entry.score;
+      if (entry.bound == Bound::exact) return s;
+      if (entry.bound == Bound::lower && s >= beta) return s;
+      if (entry.bound == Bound::upper && s <= alpha) return s;
+    }
+    if (tt_move != kNoCell && !moves.test(tt_move)) tt_move = kNoCell;
+  }
+
+  MoveList list;
+  order(list, moves, tt_move, ply);
+
+  const Score alpha_orig = alpha;
+  Score best = -kInfinity;
+  int best_move = kNoCell;
+  for (int i = 0; i < list.size; ++i) {
+    const int m = list.pick(i);
+    make(m);
+    Score score;
+    if (i == 0) {
+      score = -negamax(depth - 1, -beta, -alpha, ply + 1);
+    } else {
+      // Principal variation search: prove the rest worse with a null window.
+      score = -negamax(depth - 1, -alpha - 1, -alpha, ply + 1);
+      if (score > alpha && score < beta) score = -negamax(depth - 1, -beta, -alpha, ply + 1);
+    }
+    undo();
+    if (aborted_) return 0;
+    if (score > best) {
+      best = score;
+      best_move = m;
+      if (ply == 0) root_best_ = m;
+      if (score > alpha) {
+        alpha = score;
+        if (alpha >= beta) {
+          auto& k = killers_[ply];
+          if (k[0] != m) k = {m, k[0]};
+          history_[index(us)][m] += depth * depth;
+          break;
+        }
+      }
+    }
+  }
+
+  const Bound bound = best >= beta ? Bound::lower : best <= alpha_orig ? Bound::upper : Bound::exact;
+  tt_.store(key, ply, best, depth, bound, best_move);
+  return best;
+}
+
+template <int W>
+std::vector<Cell> Core<W>::principal_variation(int max_len) {
+  std::vector<Cell> pv;
+  int made = 0;
+  while (made < max_len && !pos_.over()) {
+    const TTEntry e = tt_.probe(pos_.key(), 0);
+    if (e.bound == Bound::none || e.move == 0xFFFF || !pos_.is_legal(e.move)) break;
+    pv.push_back(e.move);
+    pos_.make(e.move);
+    ++made;
+  }
+  while (made--) pos_.undo();
+  return pv;
+}
+
+template <int W>
+SearchResult Core<W>::search(const Game& game, const Limits& limits,
+                             const std::function<void(const SearchInfo&)>& on_iteration) {
+  const auto start = Clock::now();
+  seat(game, limits, true);
+  SearchResult result;
+  const int max_depth = limits.depth > 0 ? std::min(limits.depth, empties()) : empties();
+  for (int depth = 1; depth <= max_depth; ++depth) {
+    const Score score = negamax(depth, -kInfinity, kInfinity, 0);
+    if (aborted_) break;
+    result.best = root_best_;
+    result.score = score;
+    result.depth = depth;
+    result.pv = principal_variation(depth);
+    if (result.pv.empty() || result.pv.front() != result.best) result.pv = {result.best};
+    result.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start);
+    result.nodes = nodes_;
+    // A proven result needs no deeper look: a mate within the horizon, or
+    // the whole rest of the game searched.
+    result.exact = depth >= empties() || (is_mate_score(score) && mate_plies(score) <= depth);
+    if (on_iteration) on_iteration({depth, score, nodes_, result.elapsed, result.pv});
+    if (result.exact) break;
+    // Another iteration costs several times this one: do not start what cannot finish.
+    if (deadline_ && Clock::now() + (Clock::now() - start) * 2 > *deadline_) break;
+  }
+  if (result.best == kNoCell) {  // not even depth 1 finished: any sensible move
+    result.best = root_best_ != kNoCell ? root_best_ : candidates(pos_.playable()).lowest();
+    result.pv = {result.best};
+  }
+  result.nodes = nodes_;
+  result.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start);
+  return result;
+}
+
+template <int W>
+std::vector<MoveScore> Core<W>::score_moves(const Game& game, const Limits& limits) {
+  seat(game, limits, true);
+  Board moves = candidates(pos_.playable());
+  std::vector<MoveScore> out;
+  const int n = moves.count();
+  Limits child = limits;
+  if (limits.depth > 0) child.depth = std::max(1, limits.depth - 1);
+  if (limits.time.count() > 0) child.time = std::max(std::chrono::milliseconds(1), limits.time / n);
+  if (limits.nodes > 0) child.nodes = std::max<std::uint64_t>(1, limits.nodes / n);
+  for (int m : bits(moves)) {
+    Game next = game;
+    (void)next.play(m);
+    Score score;
+    if (next.outcome() != Outcome::ongoing)
+      score = next.outcome() == Outcome::draw ? 0 : kMate - 1;
+    else {
+      score = -search(next, child, {}).score;
+      if (is_mate_score(score)) score += score > 0 ? -1 : 1;  // one ply further from here
+    }
+    out.push_back({m, score});
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const MoveScore& a, const MoveScore& b) { return a.score > b.score; });
+  return out;
+}
+
+template <int W>
+Solution Core<W>::solve(const Game& game, bool weak, const std::atomic<bool>* stop) {
+  Limits limits;
+  limits.stop = stop;
+  seat(game, limits, false);
+  const int depth = empties();
+  Solution sol;
+  auto finish = [&](Score s) {
+    sol.score = s;
+    sol.value_for_mover = s > 0 ? Outcome::first_wins : s < 0 ? Outcome::second_wins : Outcome::draw;
+    sol.plies = weak ? -1 : (s == 0 ? depth : mate_plies(s));
+    sol.nodes = nodes_;
+    return sol;
+  };
+  if (weak) {
+    const Score s = negamax(depth, -1, 1, 0);
+    sol.best = root_best_;
+    return finish(s > 0 ? 1 : s < 0 ? -1 : 0);
+  }
+  // Bisect the score range with null windows (Pons): each probe asks "better
+  // than med?", looking first at the middle between the bound and a draw.
+  Score lo = -kMate, hi = kMate;
+  while (lo < hi && !aborted_) {
+    Score med = lo + (hi - lo) / 2;
+    if (med <= 0 && lo / 2 < med) med = lo / 2;
+    else if (med >= 0 && hi / 2 > med) med = hi / 2;
+    const Score r = negamax(depth, med, med + 1, 0);
+    if (r <= med) hi = r;
+    else lo = r;
+  }
+  // One last search inside the exact window names a move that achieves it.
+  negamax(depth, lo - 1, lo + 1, 0);
+  sol.best = root_best_;
+  return finish(lo);
+}
+
+}  // namespace
+
+// --------------------------------------------------------------------------
+// Searcher: the facade, holding the core for the variant's board width.
+
+struct Searcher::Impl {
+  Variant variant;
+  Weights weights;
+  TranspositionTable tt;
+  std::variant<std::unique_ptr<Core<1>>, std::unique_ptr<Core<2>>, std::unique_ptr<Core<4>>,
+               std::unique_ptr<Core<6>>>
+      core;
+
+  Impl(const Variant& v, Weights w, std::size_t mb) : variant(v), weights(std::move(w)), tt(mb) {
+    if (weights.by_count.empty()) weights = Weights::defaults(v);
+    switch (v.words()) {
+      case 1: core = std::make_unique<Core<1>>(v, weights, tt); break;
+      case 2: core = std::make_unique<Core<2>>(v, weights, tt); break;
+      case 4: core = std::make_unique<Core<4>>(v, weights, tt); break;
+      default: core = std::make_unique<Core<6>>(v, weights, tt); break;
+    }
+  }
+};
+
+Searcher::Searcher(const Variant& v, Weights weights, std::size_t tt_megabytes)
+    : impl_(std::make_unique<Impl>(v, std::move(weights), tt_megabytes)) {}
+Searcher::~Searcher() = default;
+Searcher::Searcher(Searcher&&) noexcept = default;
+Searcher& Searcher::operator=(Searcher&&) noexcept = default;
+
+const Variant& Searcher::variant() const { return impl_->variant; }
+
+SearchResult Searcher::search(const Game& game, const Limits& limits,
+                              const std::function<void(const SearchInfo&)>& on_iteration) {
+  assert(game.variant() == impl_->variant && !game.over());
+  return std::visit([&](auto& c) { return c->search(game, limits, on_iteration); }, impl_->core);
+}
+
+std::vector<MoveScore> Searcher::score_moves(const Game& game, const Limits& limits) {
+  assert(game.variant() == impl_->variant && !game.over());
+  return std::visit([&](auto& c) { return c->score_moves(game, limits); }, impl_->core);
+}
+
+Solution Searcher::solve(const Game& game, bool weak, const std::atomic<bool>* stop) {
+  assert(game.variant() == impl_->variant && !game.over());
+  return std::visit([&](auto& c) { return c->solve(game, weak, stop); }, impl_->core);
+}
+
+void Searcher::clear() {
+  impl_->tt.clear();
+  std::visit([](auto& c) { c->clear_history(); }, impl_->core);
+}
+
+void Searcher::set_weights(Weights w) {
+  if (w.by_count.empty()) w = Weights::defaults(impl_->variant);
+  impl_->weights = std::move(w);
+  std::visit([&](auto& c) { c->set_weights(impl_->weights); }, impl_->core);
+}
+
+}  // namespace inarow

@@ -1,0 +1,112 @@
+// The line windows of a board and the evaluator's incremental state over them.
+//
+// A window is k cells in a row, column or diagonal. The evaluation is the sum
+// over windows holding stones of one side only of weight[count], positive for
+// the first player. Placing a stone touches at most 4k windows, so the score is
+// kept up to date on make/undo instead of recounted at the leaves.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "inarow/engine/evaluator.h"
+#include "inarow/engine/game.h"
+#include "inarow/engine/search.h"
+
+namespace inarow::detail {
+
+struct WindowTable {
+  int k = 0;
+  int count = 0;
+  std::vector<std::uint32_t> first;    // per cell: its windows are ids[first[c] .. first[c+1])
+  std::vector<std::uint16_t> ids;
+
+  explicit WindowTable(const Variant& v) : k(v.k) {
+    std::vector<std::vector<std::uint16_t>> per_cell(v.span());
+    static constexpr int kSteps[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
+    for (int c = 0; c < v.width; ++c)
+      for (int r = 0; r < v.height; ++r)
+        for (const auto& [dc, dr] : kSteps) {
+          if (!v.on_board(c + (k - 1) * dc, r + (k - 1) * dr)) continue;
+          for (int i = 0; i < k; ++i)
+            per_cell[v.cell(c + i * dc, r + i * dr)].push_back(static_cast<std::uint16_t>(count));
+          ++count;
+        }
+    first.push_back(0);
+    for (const auto& list : per_cell) {
+      ids.insert(ids.end(), list.begin(), list.end());
+      first.push_back(static_cast<std::uint32_t>(ids.size()));
+    }
+  }
+};
+
+class EvalState {
+ public:
+  EvalState(const WindowTable& table, const Weights& w) : table_(table) {
+    set_weights(w);
+    counts_.assign(table_.count, {0, 0});
+  }
+
+  void set_weights(const Weights& w) {
+    weights_ = w;
+    value_.assign(table_.k + 1, 0);
+    for (std::size_t n = 1; n < w.by_count.size() && n < value_.size(); ++n)
+      value_[n] = w.by_count[n];
+  }
+  const Weights& weights() const { return weights_; }
+
+  void reset(const Game& game) {
+    std::fill(counts_.begin(), counts_.end(), std::array<std::uint8_t, 2>{0, 0});
+    score_ = 0;
+    Game replay(game.variant());
+    for (Cell m : game.moves()) {
+      add(m, replay.to_move());
+      (void)replay.play(m);
+    }
+  }
+
+  void add(int cell, Side s) { update(cell, index(s), +1); }
+  void remove(int cell, Side s) { update(cell, index(s), -1); }
+
+  // The first player's score, clamped into the heuristic range.
+  Score score_first() const { return std::clamp(score_, -kMaxEval + 1, kMaxEval - 1); }
+
+  // How much placing a stone of `s` on `cell` would gain for s: its own
+  // windows grow and the opponent's windows through the cell die.
+  int gain(int cell, Side s) const {
+    const int me = index(s);
+    int g = 0;
+    for (std::uint32_t i = table_.first[cell]; i < table_.first[cell + 1]; ++i) {
+      const auto& c = counts_[table_.ids[i]];
+      if (c[1 - me] == 0) g += value_[c[me] + 1] - value_[c[me]] + (c[me] + 1 == table_.k ? 1000 : 0);
+      else if (c[me] == 0) g += value_[c[1 - me]];
+    }
+    return g;
+  }
+
+ private:
+  // Contribution of one window to the first player's score.
+  int contribution(const std::array<std::uint8_t, 2>& c) const {
+    if (c[1] == 0) return value_[c[0]];
+    if (c[0] == 0) return -value_[c[1]];
+    return 0;
+  }
+  void update(int cell, int side, int delta) {
+    for (std::uint32_t i = table_.first[cell]; i < table_.first[cell + 1]; ++i) {
+      auto& c = counts_[table_.ids[i]];
+      score_ -= contribution(c);
+      c[side] = static_cast<std::uint8_t>(c[side] + delta);
+      score_ += contribution(c);
+    }
+  }
+
+  const WindowTable& table_;
+  Weights weights_;
+  std::vector<int> value_;  // by stone count, 0..k (a full window is a win, scored 0 here)
+  std::vector<std::array<std::uint8_t, 2>> counts_;
+  int score_ = 0;
+};
+
+}  // namespace inarow::detail

@@ -1,0 +1,215 @@
+// inarow-engine: solve positions, play a bot in the terminal, run the bench.
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "bench_positions.h"
+#include "inarow/bots/bot.h"
+#include "inarow/engine/game.h"
+#include "inarow/engine/notation.h"
+#include "inarow/engine/search.h"
+
+namespace {
+
+using namespace inarow;
+using Clock = std::chrono::steady_clock;
+
+Variant variant_or_exit(const std::string& name) {
+  auto v = Variant::parse(name);
+  if (!v) {
+    std::cerr << "inarow-engine: --variant: " << v.error().message << "\n";
+    std::exit(2);
+  }
+  return *v;
+}
+
+// solve: one position a line in, one verdict a line out.
+int run_solve(const Variant& v, bool weak, std::size_t tt_mb) {
+  Searcher searcher(v, {}, tt_mb);
+  std::string line;
+  int line_no = 0, failures = 0;
+  while (std::getline(std::cin, line)) {
+    ++line_no;
+    std::istringstream fields(line);
+    std::string text;
+    fields >> text;
+    const std::string shown = text.empty() ? "-" : text;
+    auto game = Game::parse(v, text);
+    if (!game) {
+      std::cerr << "line " << line_no << ": '" << shown << "' " << game.error().describe() << "\n";
+      ++failures;
+      continue;
+    }
+    if (game->over()) {
+      std::cerr << "line " << line_no << ": '" << shown << "' the game is already over ("
+                << to_string(game->outcome()) << ")\n";
+      ++failures;
+      continue;
+    }
+    searcher.clear();
+    const Solution s = searcher.solve(*game, weak);
+    const char* value = s.value_for_mover == Outcome::first_wins    ? "win"
+                        : s.value_for_mover == Outcome::second_wins ? "loss"
+                                                                    : "draw";
+    std::cout << shown << ' ' << value << ' ' << (weak ? std::string("-") : std::to_string(s.plies))
+              << ' ' << format_move(v, s.best) << ' ' << s.nodes << '\n';
+  }
+  return failures == 0 ? 0 : 1;
+}
+
+// play: a person against a bot level, at a terminal or with moves piped in.
+int run_play(const Variant& v, const std::string& level, const std::string& human_side,
+             std::uint64_t seed) {
+  auto bot = bots::make_level_bot(v, level, seed);
+  if (!bot) {
+    std::cerr << "inarow-engine: --level: " << bot.error().message << "\n";
+    return 2;
+  }
+  const Side human = human_side == "second" ? Side::second : Side::first;
+  const bool interactive = isatty(STDIN_FILENO);
+  Game game(v);
+  std::cout << "inarow " << v.name << ": you are " << (human == Side::first ? "X (first)" : "O (second)")
+            << " against the " << level << " bot. Type a move (" << (v.gravity ? "a column, e.g. 4" : "a cell, e.g. " + format_cell(v, v.cell(v.width / 2, v.height / 2)))
+            << "), 'undo', 'help' or 'quit'.\n";
+  while (!game.over()) {
+    if (game.to_move() != human) {
+      const auto choice = (*bot)->choose(game, {});
+      (void)game.play(choice.move);
+      std::cout << "bot plays " << format_move(v, choice.move) << "\n";
+      continue;
+    }
+    std::cout << "\n" << game.diagram();
+    if (interactive) std::cout << "your move> " << std::flush;
+    std::string line;
+    if (!std::getline(std::cin, line)) {
+      std::cout << "\nno more input: game abandoned\n";
+      return 0;
+    }
+    std::istringstream words(line);
+    std::string word;
+    words >> word;
+    if (word.empty()) continue;
+    if (word == "quit") return 0;
+    if (word == "help") {
+      std::cout << "moves: " << (v.gravity ? "a column number" : "a cell such as c3")
+                << "; undo takes back your last move; quit leaves.\n";
+      continue;
+    }
+    if (word == "undo") {
+      if (game.ply() < 2) {
+        std::cout << "nothing to take back\n";
+        continue;
+      }
+      game.undo();
+      game.undo();
+      continue;
+    }
+    if (auto played = game.play(word); !played)
+      std::cout << "illegal move '" << word << "': " << played.error().message << "\n";
+  }
+  std::cout << "\n" << game.diagram();
+  const Outcome o = game.outcome();
+  if (o == Outcome::draw) std::cout << "result: draw\n";
+  else {
+    const Side winner = o == Outcome::first_wins ? Side::first : Side::second;
+    std::cout << "result: " << (winner == human ? "you win" : "the bot wins") << " ("
+              << game.notation() << ")\n";
+  }
+  return 0;
+}
+
+// bench: a fixed search over fixed positions; the node total is the signature.
+int run_bench(int depth_cap, int movetime_ms) {
+  std::uint64_t total_nodes = 0;
+  double total_seconds = 0;
+  for (const auto& set : tools::bench_sets()) {
+    const Variant v = *Variant::parse(set.variant);
+    Searcher searcher(v, {}, 16);
+    std::uint64_t nodes = 0;
+    const auto start = Clock::now();
+    for (const char* text : set.positions) {
+      const Game game = *Game::parse(v, text);
+      searcher.clear();
+      Limits limits;
+      limits.depth = depth_cap > 0 ? std::min(depth_cap, set.depth) : set.depth;
+      nodes += searcher.search(game, limits).nodes;
+    }
+    const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    total_nodes += nodes;
+    total_seconds += seconds;
+    std::printf("%-12s positions %3zu  depth %2d  nodes %12llu  time %7.3f s  %10.0f nodes/s\n",
+                set.variant, set.positions.size(), set.depth, static_cast<unsigned long long>(nodes),
+                seconds, static_cast<double>(nodes) / seconds);
+  }
+  std::printf("total nodes %llu  time %.3f s  %.0f nodes/s\n",
+              static_cast<unsigned long long>(total_nodes), total_seconds, static_cast<double>(total_nodes) / total_seconds);
+  if (movetime_ms > 0) {
+    // Depth reached in a fixed time on gomoku's middle games.
+    const Variant v = Variant::gomoku();
+    Searcher searcher(v, {}, 64);
+    for (const auto& set : tools::bench_sets()) {
+      if (std::string(set.variant) != "gomoku") continue;
+      for (const char* text : set.positions) {
+        const Game game = *Game::parse(v, text);
+        searcher.clear();
+        Limits limits;
+        limits.time = std::chrono::milliseconds(movetime_ms);
+        int depth = 0;
+        std::uint64_t nodes = 0;
+        double seconds = 0;
+        searcher.search(game, limits, [&](const SearchInfo& info) {
+          depth = info.depth;
+          nodes = info.nodes;
+          seconds = std::chrono::duration<double>(info.elapsed).count();
+        });
+        std::printf("gomoku %-40s depth %2d in %d ms  %10.0f nodes/s\n", text, depth, movetime_ms,
+                    seconds > 0 ? static_cast<double>(nodes) / seconds : 0.0);
+      }
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"inarow-engine: solve, play and benchmark k-in-a-row games"};
+  app.require_subcommand(1);
+
+  std::string variant = "tictactoe";
+  bool weak = false;
+  std::size_t tt_mb = 64;
+  auto* solve = app.add_subcommand("solve", "Solve positions read from standard input, one a line");
+  solve->add_option("--variant,-v", variant, "tictactoe, connect4, gomoku or mnk:M,N,K[,gravity]")
+      ->capture_default_str();
+  solve->add_flag("--weak", weak, "Only win/draw/loss; the length is printed as '-'");
+  solve->add_option("--tt", tt_mb, "Transposition table size in MiB")->capture_default_str()->check(CLI::Range(1, 4096));
+
+  std::string level = "medium", side = "first";
+  std::uint64_t seed = 1;
+  auto* play = app.add_subcommand("play", "Play a bot in the terminal (moves may be piped in)");
+  play->add_option("--variant,-v", variant)->capture_default_str();
+  play->add_option("--level,-l", level, "beginner, easy, medium, hard, expert, master or a bot spec")->capture_default_str();
+  play->add_option("--side", side, "Your side: first or second")->check(CLI::IsMember({"first", "second"}))->capture_default_str();
+  play->add_option("--seed", seed, "Seed for the bot's randomness")->capture_default_str();
+
+  int depth_cap = 0, movetime = 0;
+  auto* bench = app.add_subcommand("bench", "Deterministic search over fixed positions: node count and speed");
+  bench->add_option("--depth", depth_cap, "Cap every search at this depth (0 = the set's own)");
+  bench->add_option("--movetime", movetime, "Also report the depth reached on gomoku in this many ms");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  if (*solve) return run_solve(variant_or_exit(variant), weak, tt_mb);
+  if (*play) return run_play(variant_or_exit(variant), level, side, seed);
+  if (*bench) return run_bench(depth_cap, movetime);
+  return 0;
+}
