@@ -1,0 +1,131 @@
+// The fast search against the plain minimax reference on random positions
+// with few empty cells, and the search's limits and cancellation.
+#include "inarow/engine/search.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <thread>
+
+namespace inarow {
+namespace {
+
+// A random game that stops with `empties` cells left, no line made.
+std::optional<Game> random_unfinished(const Variant& v, int empties, std::mt19937_64& rng) {
+  for (int attempt = 0; attempt < 200; ++attempt) {
+    Game game(v);
+    bool ok = true;
+    while (ok && v.cells() - game.ply() > empties) {
+      auto moves = game.legal_moves();
+      std::shuffle(moves.begin(), moves.end(), rng);
+      ok = false;
+      for (Cell m : moves) {
+        ASSERT_TRUE(game.play(m)), std::nullopt;
+        if (!game.over()) {
+          ok = true;
+          break;
+        }
+        game.undo();
+      }
+    }
+    if (ok) return game;
+  }
+  return std::nullopt;
+}
+
+struct Case {
+  const char* variant;
+  int empties;
+  int positions;
+};
+
+class AgainstReference : public testing::TestWithParam<Case> {};
+
+TEST_P(AgainstReference, SameValueAsPlainMinimax) {
+  const Case& c = GetParam();
+  const Variant v = *Variant::parse(c.variant);
+  std::mt19937_64 rng(42);
+  Searcher searcher(v, {}, 4);
+  for (int i = 0; i < c.positions; ++i) {
+    const auto game = random_unfinished(v, c.empties, rng);
+    ASSERT_TRUE(game) << "no position found";
+    const Score truth = plain_minimax(*game).score;
+    searcher.clear();
+    EXPECT_EQ(searcher.solve(*game).score, truth) << v.name << " " << game->notation();
+    searcher.clear();
+    const SearchResult r = searcher.search(*game, {});
+    EXPECT_EQ(r.score, truth) << v.name << " " << game->notation();
+    EXPECT_TRUE(r.exact);
+    // Weak solving only gets the sign right, and must.
+    searcher.clear();
+    const Score weak = searcher.solve(*game, true).score;
+    EXPECT_EQ((weak > 0) - (weak < 0), (truth > 0) - (truth < 0)) << game->notation();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Engine, AgainstReference,
+                         testing::Values(Case{"connect4", 9, 40}, Case{"gomoku", 7, 15},
+                                         Case{"mnk:4,4,3", 10, 30}, Case{"mnk:5,5,4", 9, 30},
+                                         Case{"mnk:5,4,3,gravity", 10, 40},
+                                         Case{"mnk:9,9,4,gravity", 8, 20},
+                                         Case{"mnk:19,19,5", 6, 5}),
+                         [](const auto& param_info) {
+                           std::string name = param_info.param.variant;
+                           for (char& ch : name)
+                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           return name;
+                         });
+
+TEST(Search, DepthLimitIsRespected) {
+  Searcher searcher(Variant::connect4(), {}, 4);
+  Limits limits;
+  limits.depth = 5;
+  const SearchResult r = searcher.search(Game(Variant::connect4()), limits);
+  EXPECT_EQ(r.depth, 5);
+  EXPECT_FALSE(r.exact);
+  EXPECT_TRUE(Game(Variant::connect4()).is_legal(r.best));
+}
+
+TEST(Search, NodeLimitStopsTheSearch) {
+  Searcher searcher(Variant::gomoku(), {}, 4);
+  Limits limits;
+  limits.nodes = 5000;
+  const SearchResult r = searcher.search(*Game::parse(Variant::gomoku(), "h8i9"), limits);
+  EXPECT_LE(r.nodes, 5000u + 1024u);  // checked every 1024 nodes
+  EXPECT_TRUE(Game::parse(Variant::gomoku(), "h8i9")->is_legal(r.best));
+}
+
+TEST(Search, TimeLimitStopsTheSearch) {
+  Searcher searcher(Variant::gomoku(), {}, 4);
+  Limits limits;
+  limits.time = std::chrono::milliseconds(100);
+  const auto start = std::chrono::steady_clock::now();
+  const SearchResult r = searcher.search(*Game::parse(Variant::gomoku(), "h8"), limits);
+  const auto took = std::chrono::steady_clock::now() - start;
+  EXPECT_LT(took, std::chrono::seconds(2));
+  EXPECT_GE(r.depth, 1);
+}
+
+TEST(Search, CancelledFromAnotherThread) {
+  Searcher searcher(Variant::connect4(), {}, 16);
+  std::atomic<bool> stop{false};
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    stop = true;
+  });
+  const auto start = std::chrono::steady_clock::now();
+  const Solution s = searcher.solve(Game(Variant::connect4()), false, &stop);  // hours if not stopped
+  canceller.join();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  (void)s;
+}
+
+TEST(Search, MateScoresCountPlies) {
+  EXPECT_EQ(mate_plies(kMate - 3), 3);
+  EXPECT_EQ(mate_plies(-(kMate - 4)), 4);
+  EXPECT_TRUE(is_mate_score(kMate - 300));
+  EXPECT_FALSE(is_mate_score(kMaxEval));
+}
+
+}  // namespace
+}  // namespace inarow
