@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs everything inarow needs to build, test and run on Debian 12.
+# Run as root (or with sudo). Safe to run again.
+set -euo pipefail
+
+packages=(
+  build-essential g++ cmake ninja-build ccache pkg-config git
+  libboost1.81-dev                       # Asio + Beast: the WebSocket/HTTP server and client
+  protobuf-compiler libprotobuf-dev      # the wire protocol and its JSON mapping
+  libsqlite3-dev                         # the default durable store
+  libcli11-dev                           # command-line flags
+  libspdlog-dev libfmt-dev               # structured logs
+  libreadline-dev                        # line editing in the console client
+  libgtest-dev libgmock-dev              # the test suite
+  nodejs npm                             # the third-party protocol test (the `ws` package)
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
