@@ -25,7 +25,7 @@ EloEstimate from_mean(double mean, double se) {
   e.elo = elo_from_score(mean);
   e.lower = elo_from_score(std::clamp(mean - kZ95 * se, 0.0, 1.0));
   e.upper = elo_from_score(std::clamp(mean + kZ95 * se, 0.0, 1.0));
-  e.margin = (e.upper - e.lower) / 2;
+  e.margin = std::isfinite(e.upper) && std::isfinite(e.lower) ? (e.upper - e.lower) / 2 : kInf;
   if (se > 0) {
     e.los = phi((mean - 0.5) / se);
   } else {

@@ -1,0 +1,90 @@
+// The arena's view of a participant in one game: a Player answers a move by a
+// deadline or fails in a way the arena scores (late, crashed, illegal). Bots
+// run in-process; external engines speak the Gomocup pbrain protocol as child
+// processes.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "inarow/bots/bot.h"
+#include "inarow/engine/evaluator.h"
+#include "inarow/engine/game.h"
+
+namespace inarow::bots {
+
+using ArenaClock = std::chrono::steady_clock;
+
+// Time limits of a game. Zero means no limit of that kind.
+struct TimeControl {
+  std::chrono::milliseconds per_move{0};   // hard limit on every move
+  std::chrono::milliseconds per_game{0};   // each side's clock
+  std::chrono::milliseconds increment{0};  // added to the clock after each move
+  std::chrono::milliseconds margin{50};    // lateness tolerated before a loss on time
+  // How long an external engine may take to start, or to move when no limit
+  // is set, before it counts as hung.
+  std::chrono::milliseconds hang{30000};
+
+  bool limited() const { return per_move.count() > 0 || per_game.count() > 0; }
+};
+
+enum class MoveStatus : std::uint8_t { ok, timeout, crash, illegal };
+
+struct PlayerMove {
+  Cell move = kNoCell;
+  MoveStatus status = MoveStatus::ok;
+  std::string detail;  // what went wrong, for the record
+};
+
+class Player {
+ public:
+  virtual ~Player() = default;
+  virtual std::string name() const = 0;
+  // Before the first move; the opening is already on `game`'s board.
+  virtual PlayerMove start(const Game& game, const TimeControl& tc) {
+    (void)game;
+    (void)tc;
+    return {};
+  }
+  // Answer a move: spend about `allotted` (0 = own limits), never pass
+  // `deadline`. `clock_left` is the player's remaining game time (0 = none).
+  virtual PlayerMove move(const Game& game, std::chrono::milliseconds allotted,
+                          std::chrono::milliseconds clock_left,
+                          ArenaClock::time_point deadline) = 0;
+  // The game has ended (its final position is `game`).
+  virtual void finish(const Game& game) { (void)game; }
+};
+
+// An in-process bot. Exceptions count as a crash, a bad move as illegal.
+std::unique_ptr<Player> make_bot_player(std::unique_ptr<Bot> bot, std::string name);
+
+// A Gomocup brain started from `command` (split on blanks, quotes honoured).
+// The board goes over as START size (square) or RECTSTART w,h; x is the
+// column and y the row counted from the top, both from 0.
+std::unique_ptr<Player> make_pbrain_player(std::string command, std::string name);
+
+// A participant as given on the command line: "[name:]spec" where spec is a
+// BotSpec ("hard", "depth=4,weights=w.txt") or "pbrain:COMMAND".
+struct Participant {
+  std::string name;
+  std::string spec;  // as given, without the name
+  bool external = false;
+  std::string command;  // for external engines
+  BotSpec bot;          // for bots
+
+  static expected<Participant, Error> parse(std::string_view text);
+};
+
+// A fresh player for one game; the seed decides the bot's random choices.
+expected<std::unique_ptr<Player>, Error> make_player(const Variant& v, const Participant& p,
+                                                     std::uint64_t seed);
+
+// A searching bot over explicit weights (the tuners play these): fixed depth
+// and/or node limit, the best move of the search, no randomness.
+std::unique_ptr<Bot> make_weights_bot(const Variant& v, Weights weights, int depth,
+                                      std::uint64_t nodes = 0, std::size_t tt_megabytes = 4);
+
+}  // namespace inarow::bots

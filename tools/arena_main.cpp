@@ -1,0 +1,392 @@
+// inarow-arena: bot-vs-bot tournaments (the default subcommand), SPSA and
+// Texel weight tuning, and the calibration of the bot levels.
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+#include "inarow/bots/calibrate.h"
+#include "inarow/bots/tournament.h"
+#include "inarow/bots/tuning.h"
+
+namespace {
+
+using namespace inarow;
+using namespace inarow::bots;
+
+std::atomic<bool> g_stop{false};
+
+extern "C" void on_interrupt(int) {
+  // The first ^C stops after the games in flight are abandoned; the record
+  // keeps every finished game, so the same command resumes.
+  if (g_stop.exchange(true)) std::_Exit(130);
+}
+
+// Settings shared by the subcommands that play games.
+struct MatchOptions {
+  std::string variant = "connect4";
+  int games = 2;
+  int concurrency = int(std::max(1u, std::thread::hardware_concurrency()));
+  std::uint64_t seed = 1;
+  int openings = 32;
+  int opening_plies = -1;
+  int opening_depth = 4;
+  int tc_move = 0, tc_game = 0, increment = 0, margin = 50;
+  std::string record;
+  bool quiet = false;
+
+  void add_to(CLI::App& app) {
+    app.add_option("-v,--variant", variant, "tictactoe | connect4 | gomoku | mnk:M,N,K[,gravity]")
+        ->capture_default_str();
+    app.add_option("-n,--games", games, "Games per pairing (rounded up to whole pairs)")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    app.add_option("-j,--concurrency", concurrency, "Games played at once")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    app.add_option("--seed", seed, "Seed of the opening book and the bots' randomness")
+        ->capture_default_str();
+    app.add_option("--openings", openings, "Openings in the book (each played with both colours)")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    app.add_option("--opening-plies", opening_plies, "Random plies per opening (-1: by variant)")
+        ->capture_default_str();
+    app.add_option("--opening-depth", opening_depth, "Search depth of the opening balance check")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--tc-move", tc_move, "Time limit per move in ms (0: none)")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--tc-game", tc_game, "Time per side per game in ms (0: none)")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--inc", increment, "Increment per move in ms with --tc-game")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--time-margin", margin, "Lateness in ms tolerated before a loss on time")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--record", record,
+                   "Record file, one game a line (JSON); an existing one is resumed");
+    app.add_flag("-q,--quiet", quiet, "No progress line");
+  }
+
+  // The tournament settings these options describe, or an error to print.
+  expected<TournamentConfig, std::string> config() const {
+    auto v = Variant::parse(variant);
+    if (!v) return unexpected("--variant: " + v.error().describe());
+    TournamentConfig cfg;
+    cfg.variant = *v;
+    cfg.games_per_pairing = games;
+    cfg.concurrency = concurrency;
+    cfg.seed = seed;
+    cfg.openings.count = openings;
+    cfg.openings.plies = opening_plies;
+    cfg.openings.depth = opening_depth;
+    cfg.time.per_move = std::chrono::milliseconds(tc_move);
+    cfg.time.per_game = std::chrono::milliseconds(tc_game);
+    cfg.time.increment = std::chrono::milliseconds(increment);
+    cfg.time.margin = std::chrono::milliseconds(margin);
+    cfg.record_path = record;
+    cfg.stop = &g_stop;
+    return cfg;
+  }
+};
+
+// Progress on one line: rewritten in place on a terminal, every ~5% otherwise.
+std::function<void(const Standings&, const GameRecord&)> progress(const TournamentConfig& cfg,
+                                                                  bool quiet) {
+  if (quiet) return {};
+  const bool tty = ::isatty(2);
+  return [&cfg, tty](const Standings& s, const GameRecord&) {
+    const auto line = progress_line(cfg, s);
+    if (tty) {
+      std::fprintf(stderr, "\r%-100s", line.c_str());
+      if (s.done_games == s.total_games) std::fprintf(stderr, "\n");
+    } else if (s.done_games % std::max<std::int64_t>(1, s.total_games / 20) == 0 ||
+               s.done_games == s.total_games) {
+      std::fprintf(stderr, "%s\n", line.c_str());
+    }
+  };
+}
+
+bool write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  if (!out) {
+    std::cerr << "inarow-arena: cannot write " << path << "\n";
+    return false;
+  }
+  return true;
+}
+
+std::vector<double> parse_list(const std::string& text) {
+  std::vector<double> out;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    auto end = text.find(',', pos);
+    if (end == std::string::npos) end = text.size();
+    out.push_back(std::stod(text.substr(pos, end - pos)));
+    pos = end + 1;
+  }
+  return out;
+}
+
+expected<Weights, std::string> load_weights(const Variant& v, const std::string& path) {
+  if (path.empty()) return Weights::defaults(v);
+  auto w = Weights::load(v, path);
+  if (!w) return unexpected(path + ": " + w.error().describe());
+  return *w;
+}
+
+int run_tournament_command(const MatchOptions& mo, const std::vector<std::string>& engines,
+                           const std::string& format, const std::string& sprt,
+                           const std::string& json_path) {
+  auto cfg = mo.config();
+  if (!cfg) {
+    std::cerr << "inarow-arena: " << cfg.error() << "\n";
+    return 2;
+  }
+  for (const auto& e : engines) {
+    auto p = Participant::parse(e);
+    if (!p) {
+      std::cerr << "inarow-arena: --engine '" << e << "': " << p.error().describe() << "\n";
+      return 2;
+    }
+    cfg->participants.push_back(std::move(p).value());
+  }
+  cfg->format = format == "gauntlet" ? Format::gauntlet : Format::round_robin;
+  if (!sprt.empty()) {
+    auto s = SprtConfig::parse(sprt);
+    if (!s) {
+      std::cerr << "inarow-arena: --sprt: " << s.error().describe() << "\n";
+      return 2;
+    }
+    cfg->sprt = *s;
+  }
+  auto result = run_tournament(*cfg, progress(*cfg, mo.quiet));
+  if (!result) {
+    std::cerr << "\ninarow-arena: " << result.error().message << "\n";
+    return 1;
+  }
+  std::cout << "\n" << format_report(*cfg, *result);
+  if (!json_path.empty() && !write_file(json_path, to_json(*cfg, *result))) return 1;
+  return result->stopped ? 130 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "inarow-arena: bot-vs-bot tournaments with honest statistics, weight tuning (SPSA, "
+      "Texel) and level calibration.\nThe tournament subcommand is the default."};
+  app.require_subcommand(1);
+
+  // tournament
+  auto* tour = app.add_subcommand("tournament", "Round robin or gauntlet between bots/engines");
+  MatchOptions tour_opts;
+  std::vector<std::string> engines;
+  std::string format = "round-robin", sprt, json_path;
+  tour->add_option("-e,--engine", engines,
+                   "Participant: [name:]spec, spec a bot (hard | depth=4,weights=w.txt) or "
+                   "pbrain:COMMAND (repeat; at least two)")
+      ->required();
+  tour->add_option("--format", format, "round-robin | gauntlet (first engine against the rest)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"round-robin", "gauntlet"}));
+  tour->add_option("--sprt", sprt, "Stop by SPRT: elo0=0,elo1=5,alpha=0.05,beta=0.05");
+  tour->add_option("--json", json_path, "Write the results as JSON to this file");
+  tour_opts.add_to(*tour);
+
+  // tune
+  auto* tune = app.add_subcommand("tune", "SPSA tuning of a variant's evaluation weights");
+  MatchOptions tune_opts;
+  tune_opts.variant = "connect4";
+  std::string tune_start, tune_out = "weights.txt", tune_history, tune_plot, c_end, r_end;
+  int iterations = 200, tune_depth = 2, pairs = 0;
+  double A = -1;
+  tune->add_option("--start", tune_start, "Start weights file (default: the built-in weights)");
+  tune->add_option("--iterations", iterations, "SPSA iterations")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  tune->add_option("--depth", tune_depth, "Search depth of the tuning games")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  tune->add_option("--pairs", pairs, "Game pairs per iteration (default: --concurrency)");
+  tune->add_option("--A", A, "SPSA stability constant A (default: iterations / 10)");
+  tune->add_option("--c-end", c_end, "c_end per weight, comma separated (default |w|/10, min 1)");
+  tune->add_option("--r-end", r_end, "r_end per weight, comma separated (default 0.002)");
+  tune->add_option("-o,--out", tune_out, "Final weights file")->capture_default_str();
+  tune->add_option("--history", tune_history, "CSV of every weight after every iteration");
+  tune->add_option("--plot", tune_plot, "SVG plot of the weights over the iterations");
+  tune_opts.add_to(*tune);
+
+  // texel
+  auto* texel = app.add_subcommand("texel", "Fit weights to self-play results (logistic fit)");
+  std::string texel_variant = "connect4", texel_start, texel_out = "weights.txt";
+  int texel_games = 200, texel_depth = 2, texel_iterations = 300;
+  std::uint64_t texel_seed = 1;
+  texel->add_option("-v,--variant", texel_variant, "Variant")->capture_default_str();
+  texel->add_option("--start", texel_start, "Start weights file (default: built-in)");
+  texel->add_option("--games", texel_games, "Self-play games")->capture_default_str();
+  texel->add_option("--depth", texel_depth, "Self-play search depth")->capture_default_str();
+  texel->add_option("--iterations", texel_iterations, "Gradient steps")->capture_default_str();
+  texel->add_option("--seed", texel_seed, "Seed")->capture_default_str();
+  texel->add_option("-o,--out", texel_out, "Fitted weights file")->capture_default_str();
+
+  // calibrate
+  auto* cal = app.add_subcommand("calibrate", "Measure the bot levels' Elo against each other");
+  MatchOptions cal_opts;
+  cal_opts.games = 20;
+  std::vector<std::string> levels;
+  std::string ladder_out = "levels.txt";
+  cal->add_option("--levels", levels, "Levels, weakest first (default: all)")->delimiter(',');
+  cal->add_option("-o,--out", ladder_out, "Ladder file")->capture_default_str();
+  cal_opts.add_to(*cal);
+
+  // The tournament is the default: "inarow-arena -e a -e b" means "inarow-arena tournament ...".
+  std::vector<std::string> args(argv, argv + argc);
+  if (argc > 1) {
+    const std::string first = args[1];
+    if (first != "tournament" && first != "tune" && first != "texel" && first != "calibrate" &&
+        first != "-h" && first != "--help")
+      args.insert(args.begin() + 1, "tournament");
+  }
+  std::vector<char*> cargs;
+  for (auto& a : args)
+    cargs.push_back(a.data());
+  try {
+    app.parse(int(cargs.size()), cargs.data());
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  }
+  std::signal(SIGINT, on_interrupt);
+  std::signal(SIGTERM, on_interrupt);
+
+  if (tour->parsed()) {
+    if (engines.size() < 2) {
+      std::cerr << "inarow-arena: a tournament needs at least two --engine\n";
+      return 2;
+    }
+    return run_tournament_command(tour_opts, engines, format, sprt, json_path);
+  }
+
+  if (tune->parsed()) {
+    auto v = Variant::parse(tune_opts.variant);
+    if (!v) {
+      std::cerr << "inarow-arena: --variant: " << v.error().describe() << "\n";
+      return 2;
+    }
+    auto start = load_weights(*v, tune_start);
+    if (!start) {
+      std::cerr << "inarow-arena: --start: " << start.error() << "\n";
+      return 2;
+    }
+    SpsaOptions o;
+    o.variant = *v;
+    o.start = *start;
+    o.iterations = iterations;
+    o.A = A;
+    o.depth = tune_depth;
+    o.pairs_per_iteration = pairs > 0 ? pairs : tune_opts.concurrency;
+    o.seed = tune_opts.seed;
+    o.openings.count = std::max(tune_opts.openings, 64);
+    o.openings.plies = tune_opts.opening_plies;
+    o.openings.depth = std::min(tune_opts.opening_depth, 2);
+    try {
+      if (!c_end.empty()) o.c_end = parse_list(c_end);
+      if (!r_end.empty()) o.r_end = parse_list(r_end);
+    } catch (const std::exception&) {
+      std::cerr << "inarow-arena: --c-end/--r-end: expected numbers separated by commas\n";
+      return 2;
+    }
+    const bool tty = ::isatty(2);
+    const auto r = run_spsa(o, [&](int k, const std::vector<double>& theta) {
+      if (tune_opts.quiet || g_stop) return;
+      std::string line = "[" + std::to_string(k) + "/" + std::to_string(iterations) + "]";
+      for (std::size_t i = 0; i < theta.size(); ++i) {
+        char buf[48];
+        std::snprintf(buf, sizeof buf, " w%zu=%.2f", i + 1, theta[i]);
+        line += buf;
+      }
+      if (tty) {
+        std::fprintf(stderr, "\r%-100s", line.c_str());
+      } else if (k % std::max(1, iterations / 20) == 0) {
+        std::fprintf(stderr, "%s\n", line.c_str());
+      }
+    });
+    if (tty && !tune_opts.quiet) std::fprintf(stderr, "\n");
+    std::cout << "SPSA " << v->name << ": " << iterations << " iterations, " << r.games
+              << " games (theta+ +" << r.plus.wins << " =" << r.plus.draws << " -" << r.plus.losses
+              << ")\nstart:\n"
+              << start->to_text() << "final:\n"
+              << r.weights.to_text();
+    const std::string header =
+        "# SPSA-tuned weights for " + v->name + "\nvariant = " + v->name + "\n";
+    if (!write_file(tune_out, header + r.weights.to_text())) return 1;
+    if (!tune_history.empty() && !write_file(tune_history, spsa_history_csv(r))) return 1;
+    if (!tune_plot.empty() &&
+        !write_file(tune_plot, spsa_history_svg(r, "SPSA weights, " + v->name)))
+      return 1;
+    std::cout << "wrote " << tune_out << "\ncheck it: inarow-arena -v " << v->name
+              << " -e tuned:depth=" << tune_depth << ",weights=" << tune_out
+              << " -e base:depth=" << tune_depth
+              << (tune_start.empty() ? "" : ",weights=" + tune_start)
+              << " -n 2000 --sprt elo0=0,elo1=10\n";
+    return 0;
+  }
+
+  if (texel->parsed()) {
+    auto v = Variant::parse(texel_variant);
+    if (!v) {
+      std::cerr << "inarow-arena: --variant: " << v.error().describe() << "\n";
+      return 2;
+    }
+    auto start = load_weights(*v, texel_start);
+    if (!start) {
+      std::cerr << "inarow-arena: --start: " << start.error() << "\n";
+      return 2;
+    }
+    TexelOptions o;
+    o.variant = *v;
+    o.start = *start;
+    o.games = texel_games;
+    o.depth = texel_depth;
+    o.iterations = texel_iterations;
+    o.seed = texel_seed;
+    const auto r = run_texel(o);
+    std::cout << "Texel fit " << v->name << ": " << r.positions << " positions, K " << r.k
+              << ", mean squared error " << r.loss_start << " -> " << r.loss_end << "\n"
+              << r.weights.to_text();
+    const std::string header =
+        "# Texel-fitted weights for " + v->name + "\nvariant = " + v->name + "\n";
+    return write_file(texel_out, header + r.weights.to_text()) ? 0 : 1;
+  }
+
+  if (cal->parsed()) {
+    auto cfg = cal_opts.config();
+    if (!cfg) {
+      std::cerr << "inarow-arena: " << cfg.error() << "\n";
+      return 2;
+    }
+    auto ladder = calibrate(*cfg, levels, progress(*cfg, cal_opts.quiet));
+    if (!ladder) {
+      std::cerr << "\ninarow-arena: " << ladder.error().describe() << "\n";
+      return ladder.error().code == ErrorCode::bad_syntax ? 2 : 1;
+    }
+    std::cout << "\n" << ladder->to_text();
+    std::cout << (ladder->monotone(true) ? "monotone with clear gaps\n"
+                  : ladder->monotone()   ? "monotone, but some gaps are within the margins\n"
+                                         : "NOT monotone\n");
+    return write_file(ladder_out, ladder->to_text()) ? 0 : 1;
+  }
+  return 2;
+}
