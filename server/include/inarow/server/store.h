@@ -1,0 +1,152 @@
+// Store: where players, ratings, matches, their events and every move are
+// kept. A small interface so another database can follow; SQLite (WAL) is
+// the one we ship. Writes come in batches, each one transaction.
+//
+// StoreWriter puts a Store behind one thread and commits whatever queued up
+// while the last commit ran as one transaction (group commit); a submitter's
+// callback runs once its ops are durable, and only then may anyone be told.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <thread>
+#include <variant>
+#include <vector>
+
+#include "inarow/engine/expected.h"
+#include "inarow/server/rating.h"
+
+namespace inarow::server {
+
+struct PlayerRecord {
+  std::string id;
+  std::string name;
+  std::string token_hash;  // hex SHA-1 of the token; empty for bots
+  bool bot = false;
+  std::map<std::string, Rating> ratings;  // by variant name
+};
+
+struct MoveRecord {
+  int ply = 0;  // 1 for the first move
+  std::string move;
+  std::int64_t first_ms = 0;  // clocks after the move
+  std::int64_t second_ms = 0;
+};
+
+struct MatchRecord {
+  std::string id;
+  std::string variant;
+  int kind = 0;  // v1::MatchKind
+  bool rated = false;
+  std::int64_t initial_ms = 0;
+  std::int64_t increment_ms = 0;
+  std::string first_id, second_id;
+  std::string first_level, second_level;  // bots only
+  int result = 0;                         // v1::Result, 0 while live
+  int reason = 0;                         // v1::EndReason
+  std::int64_t created_ms = 0;            // Unix time
+  std::int64_t ended_ms = 0;
+  std::vector<MoveRecord> moves;    // load_match fills these
+  std::vector<std::string> events;  // serialized v1::MatchEvent, seq order (load_unfinished)
+};
+
+namespace store_op {
+struct SavePlayer {
+  PlayerRecord player;  // id, name, token hash, bot (ratings go by SaveRating)
+};
+struct SaveRating {
+  std::string player_id;
+  std::string variant;
+  Rating rating;
+};
+struct CreateMatch {
+  MatchRecord match;
+};
+struct AppendEvent {
+  std::string match_id;
+  std::uint64_t seq = 0;
+  std::string blob;  // serialized v1::MatchEvent
+};
+struct AppendMove {
+  std::string match_id;
+  MoveRecord move;
+};
+struct TruncateMoves {  // a takeback: drop moves with ply > keep
+  std::string match_id;
+  int keep = 0;
+};
+struct FinishMatch {
+  std::string match_id;
+  int result = 0;
+  int reason = 0;
+  std::int64_t ended_ms = 0;
+};
+}  // namespace store_op
+
+using StoreOp = std::variant<store_op::SavePlayer, store_op::SaveRating, store_op::CreateMatch,
+                             store_op::AppendEvent, store_op::AppendMove, store_op::TruncateMoves,
+                             store_op::FinishMatch>;
+
+class Store {
+ public:
+  virtual ~Store() = default;
+  // All ops in one transaction: all are durable, or none and an error.
+  virtual inarow::expected<void, std::string> write(std::span<const StoreOp> ops) = 0;
+  virtual std::vector<PlayerRecord> load_players() = 0;
+  // Matches without a result, each with its events.
+  virtual std::vector<MatchRecord> load_unfinished() = 0;
+  // One match with its moves (live or finished).
+  virtual std::optional<MatchRecord> load_match(const std::string& id) = 0;
+};
+
+struct SqliteOptions {
+  bool full_sync = true;  // fsync every commit (WAL + synchronous=FULL)
+};
+
+// path may be ":memory:". Errors (cannot open, bad schema) are returned.
+inarow::expected<std::unique_ptr<Store>, std::string> open_sqlite_store(const std::string& path,
+                                                                        SqliteOptions options = {});
+
+class StoreWriter {
+ public:
+  using Done = std::function<void(bool ok)>;
+  // Called after every commit with its duration in seconds and its op count.
+  using Observer = std::function<void(double seconds, std::size_t ops, bool ok)>;
+
+  explicit StoreWriter(Store& store, Observer observer = {});
+  ~StoreWriter();  // writes everything queued, then stops
+  StoreWriter(const StoreWriter&) = delete;
+  StoreWriter& operator=(const StoreWriter&) = delete;
+
+  void submit(std::vector<StoreOp> ops, Done done = {});
+  // Block until everything submitted so far is written.
+  void flush();
+  void stop();
+
+ private:
+  struct Job {
+    std::vector<StoreOp> ops;
+    Done done;
+  };
+  void run();
+
+  Store& store_;
+  Observer observer_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::condition_variable idle_;
+  std::deque<Job> queue_;
+  bool busy_ = false;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+}  // namespace inarow::server

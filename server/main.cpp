@@ -1,0 +1,79 @@
+// inarow-server: flags and environment in, Server out. Everything else lives
+// in the inarow::server library.
+#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
+#include <csignal>
+#include <cstdlib>
+
+#include "inarow/server/server.h"
+
+int main(int argc, char** argv) {
+  inarow::server::ServerConfig config;
+  std::int64_t idle_ms = config.idle_timeout.count();
+  std::int64_t grace_ms = config.reconnect_grace.count();
+  std::string log_level = "info";
+  bool no_sync = false;
+
+  CLI::App app{"inarow-server: k-in-a-row games over WebSockets (ws://ADDRESS:PORT/ws)"};
+  app.option_defaults()->always_capture_default();
+  app.add_option("--address", config.address, "Address to listen on")->envname("INAROW_ADDRESS");
+  app.add_option("--port", config.port, "Port to listen on; 0 takes an ephemeral port")
+      ->envname("INAROW_PORT");
+  app.add_option("--threads", config.threads, "I/O threads")
+      ->envname("INAROW_THREADS")
+      ->check(CLI::Range(1, 256));
+  app.add_option("--bot-threads", config.bot_threads, "Bot search threads")
+      ->envname("INAROW_BOT_THREADS")
+      ->check(CLI::Range(1, 256));
+  app.add_option("--store", config.store, "SQLite database file (':memory:' keeps nothing)")
+      ->envname("INAROW_STORE");
+  app.add_flag("--no-sync", no_sync,
+               "Do not fsync each commit (WAL synchronous=NORMAL: safe from crashes of the "
+               "server, not of the machine)")
+      ->envname("INAROW_NO_SYNC");
+  app.add_option("--max-frame-bytes", config.max_frame_bytes, "Largest WebSocket message")
+      ->envname("INAROW_MAX_FRAME_BYTES");
+  app.add_option("--rate", config.rate_per_second, "Messages per second per connection")
+      ->envname("INAROW_RATE");
+  app.add_option("--rate-burst", config.rate_burst, "Burst of messages per connection")
+      ->envname("INAROW_RATE_BURST");
+  app.add_option("--rate-strikes", config.rate_strikes,
+                 "Rate-limited messages before the connection is closed")
+      ->envname("INAROW_RATE_STRIKES");
+  app.add_option("--max-connections-per-ip", config.max_connections_per_ip,
+                 "WebSocket connections per client address")
+      ->envname("INAROW_MAX_CONNECTIONS_PER_IP");
+  app.add_option("--idle-timeout-ms", idle_ms, "Close a peer silent for this long (ping/pong)")
+      ->envname("INAROW_IDLE_TIMEOUT_MS");
+  app.add_option("--reconnect-grace-ms", grace_ms,
+                 "How long an absent player keeps an untimed match")
+      ->envname("INAROW_RECONNECT_GRACE_MS");
+  app.add_option("--log-level", log_level, "trace, debug, info, warn, error")
+      ->envname("INAROW_LOG_LEVEL");
+  CLI11_PARSE(app, argc, argv);
+
+  config.idle_timeout = std::chrono::milliseconds(idle_ms);
+  config.reconnect_grace = std::chrono::milliseconds(grace_ms);
+  config.store_full_sync = !no_sync;
+  spdlog::set_level(spdlog::level::from_str(log_level));
+  spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %l [%t] %v");
+
+  // SIGINT and SIGTERM are taken by sigwait below, in no other thread.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  inarow::server::Server server(config);
+  if (auto started = server.start(); !started) {
+    spdlog::critical("{}", started.error());
+    return EXIT_FAILURE;
+  }
+  int received = 0;
+  sigwait(&signals, &received);
+  spdlog::info("signal {}: graceful stop", received);
+  server.stop();
+  return EXIT_SUCCESS;
+}

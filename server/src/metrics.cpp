@@ -1,0 +1,80 @@
+#include "inarow/server/metrics.h"
+
+#include <fmt/format.h>
+
+namespace inarow::server {
+namespace {
+
+constexpr std::array<const char*, kMatchKinds> kKindNames = {"unspecified", "seek", "bot",
+                                                             "private", "bot_vs_bot"};
+
+template <class T>
+void counter(std::string& out, const char* name, const char* help, const char* type, T value) {
+  out += fmt::format("# HELP {} {}\n# TYPE {} {}\n{} {}\n", name, help, name, type, name, value);
+}
+
+}  // namespace
+
+void Histogram::observe(double seconds) {
+  std::size_t i = 0;
+  while (i < kBounds.size() && seconds > kBounds[i])
+    ++i;
+  buckets_[i].fetch_add(1, std::memory_order_relaxed);
+  count_.fetch_add(1, std::memory_order_relaxed);
+  sum_us_.fetch_add(static_cast<std::uint64_t>(seconds * 1e6), std::memory_order_relaxed);
+}
+
+void Histogram::render(std::string& out, const std::string& name, const std::string& help) const {
+  out += fmt::format("# HELP {} {}\n# TYPE {} histogram\n", name, help, name);
+  std::uint64_t cumulative = 0;
+  for (std::size_t i = 0; i < kBounds.size(); ++i) {
+    cumulative += buckets_[i].load(std::memory_order_relaxed);
+    out += fmt::format("{}_bucket{{le=\"{}\"}} {}\n", name, kBounds[i], cumulative);
+  }
+  cumulative += buckets_[kBounds.size()].load(std::memory_order_relaxed);
+  out += fmt::format("{}_bucket{{le=\"+Inf\"}} {}\n", name, cumulative);
+  out += fmt::format("{}_sum {}\n", name, static_cast<double>(sum_us_.load()) / 1e6);
+  out += fmt::format("{}_count {}\n", name, count_.load());
+}
+
+std::string Metrics::render() const {
+  std::string out;
+  counter(out, "inarow_connections", "Open WebSocket connections.", "gauge",
+          connections_open.load());
+  counter(out, "inarow_connections_total", "WebSocket connections accepted.", "counter",
+          connections_total.load());
+  counter(out, "inarow_connections_rejected_total", "Connections refused by the per-address limit.",
+          "counter", connections_rejected.load());
+  counter(out, "inarow_messages_in_total", "Client messages received.", "counter",
+          messages_in.load());
+  counter(out, "inarow_messages_out_total", "Server messages sent.", "counter",
+          messages_out.load());
+  out += "# HELP inarow_matches_started_total Matches started, by kind.\n";
+  out += "# TYPE inarow_matches_started_total counter\n";
+  for (int k = 1; k < kMatchKinds; ++k) {
+    out += fmt::format("inarow_matches_started_total{{kind=\"{}\"}} {}\n", kKindNames[k],
+                       matches_started[k].load());
+  }
+  out += "# HELP inarow_matches_live Matches being played, by kind.\n";
+  out += "# TYPE inarow_matches_live gauge\n";
+  for (int k = 1; k < kMatchKinds; ++k) {
+    out += fmt::format("inarow_matches_live{{kind=\"{}\"}} {}\n", kKindNames[k],
+                       matches_live[k].load());
+  }
+  counter(out, "inarow_moves_total", "Moves made (people and bots).", "counter", moves.load());
+  out += "# HELP inarow_errors_total Errors sent to clients, by code.\n";
+  out += "# TYPE inarow_errors_total counter\n";
+  for (int e = 1; e < kProtocolErrorCount; ++e) {
+    out += fmt::format("inarow_errors_total{{code=\"{}\"}} {}\n",
+                       to_string(static_cast<ProtocolError>(e)), errors[e].load());
+  }
+  bot_search.render(out, "inarow_bot_search_seconds", "Time bots spent choosing a move.");
+  store_commit.render(out, "inarow_store_commit_seconds", "Time per store transaction.");
+  counter(out, "inarow_store_ops_total", "Operations written to the store.", "counter",
+          store_ops.load());
+  counter(out, "inarow_store_failures_total", "Store transactions that failed.", "counter",
+          store_failures.load());
+  return out;
+}
+
+}  // namespace inarow::server
