@@ -70,8 +70,14 @@ std::optional<Subprocess> Subprocess::spawn(const std::vector<std::string>& argv
   for (const auto& a : argv)
     args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
+  // Its own process group, so that killing it also kills what it started.
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);
   pid_t pid = -1;
-  const int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  const int rc = posix_spawnp(&pid, args[0], &actions, &attr, args.data(), environ);
+  posix_spawnattr_destroy(&attr);
   posix_spawn_file_actions_destroy(&actions);
   ::close(to_child[0]);
   ::close(from_child[1]);
@@ -188,7 +194,10 @@ void Subprocess::stop(std::chrono::milliseconds grace) {
 
 void Subprocess::kill() {
   close_fds();
-  if (pid_ > 0 && !reaped_try()) {
+  if (pid_ > 0) {
+    // The whole group: a shell's children die with it.
+    ::kill(-pid_, SIGKILL);
+    if (reaped_try()) return;
     ::kill(pid_, SIGKILL);
     int status = 0;
     ::waitpid(pid_, &status, 0);

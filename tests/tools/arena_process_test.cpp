@@ -1,0 +1,190 @@
+// inarow-arena and pbrain-inarow as processes: the brain over pipes, the
+// arena running it as an external engine, engines that hang, crash or play
+// illegal moves, and the arena's command line.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "inarow/bots/subprocess.h"
+#include "inarow/bots/tournament.h"
+
+namespace inarow::bots {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+std::string read_reply(Subprocess& p) {
+  std::string line;
+  const auto st = p.read_line(line, Subprocess::Clock::now() + 10s);
+  EXPECT_EQ(st, Subprocess::ReadStatus::line);
+  return line;
+}
+
+TEST(PbrainProcess, PlaysAScriptedGame) {
+  std::string error;
+  auto brain = Subprocess::spawn({PBRAIN_INAROW_EXE, "--bot", "depth=2", "--k", "4"}, &error);
+  ASSERT_TRUE(brain) << error;
+  brain->write_line("START 7");
+  EXPECT_EQ(read_reply(*brain), "OK");
+  brain->write_line("INFO timeout_turn 2000");
+  brain->write_line("ABOUT");
+  EXPECT_NE(read_reply(*brain).find("name=\"inarow\""), std::string::npos);
+  // The opponent stacks a column at x = 0 (rows from the top: 6, 5, 4). By
+  // its fourth move the brain has either won or blocked the column at y = 3.
+  const auto v = *Variant::parse("mnk:7,7,4");
+  Game game(v);
+  auto play = [&](const std::string& xy) {
+    int x = -1, y = -1;
+    ASSERT_EQ(std::sscanf(xy.c_str(), "%d,%d", &x, &y), 2) << xy;
+    ASSERT_TRUE(game.play(v.cell(x, v.height - 1 - y))) << "illegal " << xy;
+  };
+  brain->write_line("BEGIN");
+  std::string own = read_reply(*brain);
+  play(own);
+  for (const char* turn : {"0,6", "0,5", "0,4"}) {
+    if (game.over()) break;
+    brain->write_line(std::string("TURN ") + turn);
+    play(turn);
+    own = read_reply(*brain);
+    play(own);
+  }
+  EXPECT_TRUE(game.outcome() == Outcome::first_wins || own == "0,3") << game.notation();
+  brain->write_line("END");
+  brain->stop(2000ms);
+}
+
+TournamentConfig external_config(const std::string& engine, int games) {
+  TournamentConfig cfg;
+  cfg.variant = *Variant::parse("mnk:7,7,4");
+  cfg.participants.push_back(*Participant::parse(engine));
+  cfg.participants.push_back(*Participant::parse("ref:depth=1"));
+  cfg.games_per_pairing = games;
+  cfg.concurrency = 2;
+  cfg.openings = {.count = 4, .plies = 2, .depth = 1, .seed = 0};
+  cfg.time.per_move = 3000ms;
+  cfg.time.hang = 3000ms;
+  return cfg;
+}
+
+TEST(ArenaExternal, RunsPbrainInarowAsAnEngine) {
+  auto cfg =
+      external_config(std::string("brain:pbrain:") + PBRAIN_INAROW_EXE + " --bot depth=2 --k 4", 4);
+  const auto r = run_tournament(cfg);
+  ASSERT_TRUE(r) << r.error().message;
+  const auto& s = r->standings;
+  EXPECT_EQ(s.done_games, 4);
+  EXPECT_EQ(s.by_reason[int(Termination::crash)], 0);
+  EXPECT_EQ(s.by_reason[int(Termination::timeout)], 0);
+  EXPECT_EQ(s.by_reason[int(Termination::illegal)], 0);
+  for (const auto& g : r->games) {
+    EXPECT_TRUE(g.reason == Termination::line || g.reason == Termination::full_board);
+    EXPECT_GT(g.plies, 6);
+    // Every move replays legally.
+    EXPECT_TRUE(Game::parse(cfg.variant, g.moves)) << g.moves;
+  }
+  // Depth 2 beats depth 1 more often than not.
+  EXPECT_GE(s.pairings[0].games.score(), 0.5);
+}
+
+TEST(ArenaExternal, HangingCrashingAndIllegalEnginesLose) {
+  struct Case {
+    const char* command;
+    Termination reason;
+  };
+  const Case cases[] = {
+      {"sh -c 'read l; echo OK; sleep 30'", Termination::timeout},
+      {"sh -c 'read l; echo OK; read l; exit 3'", Termination::crash},
+      {"sh -c 'read l; echo OK; while read l; do echo 99,99; done'", Termination::illegal},
+      {"/nonexistent/engine", Termination::crash},
+  };
+  for (const auto& c : cases) {
+    auto cfg = external_config(std::string("bad:pbrain:") + c.command, 2);
+    cfg.time.per_move = 300ms;
+    cfg.time.hang = 1000ms;
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto r = run_tournament(cfg);
+    ASSERT_TRUE(r) << c.command;
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, 10s) << c.command;
+    EXPECT_EQ(r->standings.done_games, 2) << c.command;
+    EXPECT_EQ(r->standings.by_reason[int(c.reason)], 2) << c.command;
+    EXPECT_EQ(r->standings.pairings[0].games.losses, 2) << c.command;
+  }
+}
+
+int run(const std::string& command) {
+  const int status = std::system((command + " >/dev/null 2>&1").c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(ArenaCli, BadFlagsExitTwoAndHelpZero) {
+  const std::string arena = INAROW_ARENA_EXE;
+  EXPECT_EQ(run(arena + " --help"), 0);
+  EXPECT_EQ(run(arena + " tune --help"), 0);
+  EXPECT_EQ(run(arena + " --no-such-flag"), 2);
+  EXPECT_EQ(run(arena + " -e easy -e medium --games many"), 2);
+  EXPECT_EQ(run(arena + " -e easy -e nosuchlevel"), 2);
+  EXPECT_EQ(run(arena + " -e easy -e medium --variant chess"), 2);
+  EXPECT_EQ(run(arena + " -e easy -e medium --sprt elo0=5,elo1=0"), 2);
+  EXPECT_EQ(run(arena + " -e easy"), 2);
+  EXPECT_EQ(run(std::string(PBRAIN_INAROW_EXE) + " --k 99"), 2);
+}
+
+TEST(ArenaCli, TournamentTuneAndCalibrateWriteTheirFiles) {
+  const auto dir = fs::temp_directory_path() / ("inarow_cli_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string arena = INAROW_ARENA_EXE;
+  const auto json = (dir / "t.json").string(), record = (dir / "t.jsonl").string();
+  ASSERT_EQ(
+      run(arena +
+          " -v connect4 -e depth=1 -e depth=2 -n 4 -j 2 --openings 2 --opening-depth 1 --json " +
+          json + " --record " + record),
+      0);
+  EXPECT_NE(slurp(json).find("\"pentanomial\""), std::string::npos);
+  std::istringstream lines(slurp(record));
+  int n = 0;
+  for (std::string l; std::getline(lines, l);)
+    n += !l.empty();
+  EXPECT_EQ(n, 4);
+  // Running it again resumes: nothing left to play, the same totals.
+  ASSERT_EQ(
+      run(arena +
+          " -v connect4 -e depth=1 -e depth=2 -n 4 -j 2 --openings 2 --opening-depth 1 --json " +
+          json + " --record " + record),
+      0);
+  EXPECT_NE(slurp(json).find("\"resumed\": 4"), std::string::npos);
+
+  const auto w = (dir / "w.txt").string(), plot = (dir / "w.svg").string(),
+             hist = (dir / "w.csv").string();
+  ASSERT_EQ(run(arena + " tune -v connect4 --iterations 3 --depth 1 -j 1 -o " + w + " --plot " +
+                plot + " --history " + hist),
+            0);
+  EXPECT_NE(slurp(w).find("w3 = "), std::string::npos);
+  EXPECT_EQ(slurp(plot).rfind("<svg", 0), 0u);
+  EXPECT_NE(slurp(hist).find("iteration,w1,w2,w3"), std::string::npos);
+
+  const auto ladder = (dir / "levels.txt").string();
+  ASSERT_EQ(
+      run(arena + " calibrate -v connect4 --levels beginner,medium -n 4 -j 2 --openings 2 -o " +
+          ladder),
+      0);
+  const auto text = slurp(ladder);
+  EXPECT_NE(text.find("beginner"), std::string::npos);
+  EXPECT_NE(text.find("medium"), std::string::npos);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace inarow::bots
