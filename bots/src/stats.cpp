@@ -152,14 +152,65 @@ std::string_view to_string(SprtDecision d) {
   return "?";
 }
 
+namespace {
+
+// Pair counts with empty cells at 1e-3, as fishtest regularises them.
+std::array<double, 5> regularised(const Pentanomial& p) {
+  std::array<double, 5> n{};
+  for (int i = 0; i < 5; ++i)
+    n[i] = p.counts[i] ? double(p.counts[i]) : 1e-3;
+  return n;
+}
+
+// The maximum-likelihood distribution over x_i = i/4 with mean s, given the
+// empirical frequencies f (all positive): p_i = f_i / (1 + lambda (x_i - s)),
+// lambda in (-1/(1 - s), 1/s) found by bisection on the decreasing secular
+// function.
+std::array<double, 5> mle_with_mean(const std::array<double, 5>& f, double s) {
+  auto secular = [&](double lambda) {
+    double sum = 0;
+    for (int i = 0; i < 5; ++i)
+      sum += f[i] * (i / 4.0 - s) / (1 + lambda * (i / 4.0 - s));
+    return sum;
+  };
+  double lo = -1 / (1 - s), hi = 1 / s;
+  for (int it = 0; it < 200; ++it) {
+    const double mid = (lo + hi) / 2;
+    if (mid == lo || mid == hi) break;
+    (secular(mid) > 0 ? lo : hi) = mid;
+  }
+  const double lambda = (lo + hi) / 2;
+  std::array<double, 5> p{};
+  for (int i = 0; i < 5; ++i)
+    p[i] = f[i] / (1 + lambda * (i / 4.0 - s));
+  return p;
+}
+
+}  // namespace
+
 double sprt_llr(const SprtConfig& cfg, const Pentanomial& p) {
   if (p.pairs() == 0) return 0;
-  std::array<double, 5> n{};
+  const auto n = regularised(p);
   double total = 0;
-  for (int i = 0; i < 5; ++i) {
-    n[i] = p.counts[i] ? double(p.counts[i]) : 1e-3;
-    total += n[i];
-  }
+  for (double x : n)
+    total += x;
+  std::array<double, 5> f{};
+  for (int i = 0; i < 5; ++i)
+    f[i] = n[i] / total;
+  const auto p0 = mle_with_mean(f, score_from_elo(cfg.elo0));
+  const auto p1 = mle_with_mean(f, score_from_elo(cfg.elo1));
+  double llr = 0;
+  for (int i = 0; i < 5; ++i)
+    llr += n[i] * std::log(p1[i] / p0[i]);
+  return llr;
+}
+
+double sprt_llr_normal(const SprtConfig& cfg, const Pentanomial& p) {
+  if (p.pairs() == 0) return 0;
+  const auto n = regularised(p);
+  double total = 0;
+  for (double x : n)
+    total += x;
   double mean = 0;
   for (int i = 0; i < 5; ++i)
     mean += n[i] / total * (i / 4.0);

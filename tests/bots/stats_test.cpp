@@ -82,13 +82,36 @@ TEST(Stats, SprtParse) {
   EXPECT_FALSE(SprtConfig::parse("alpha=1.5"));
 }
 
-TEST(Stats, SprtLlrKnownValue) {
+TEST(Stats, SprtLlrKnownValues) {
   Pentanomial p;
   p.counts = {10, 20, 40, 60, 30};
   SprtConfig cfg{0, 10, 0.05, 0.05};
-  // N (s1 - s0) (2 mean - s0 - s1) / (2 var) with N = 160, mean 0.625, var 0.078125.
-  EXPECT_NEAR(sprt_llr(cfg, p), 3.47116, 1e-4);
+  // Normal approximation: N (s1 - s0) (2 mean - s0 - s1) / (2 var) with
+  // N = 160, mean 0.625, var 0.078125.
+  EXPECT_NEAR(sprt_llr_normal(cfg, p), 3.47116, 1e-4);
+  // The exact generalised ratio from the constrained MLEs (computed
+  // independently by solving the secular equation).
+  EXPECT_NEAR(sprt_llr(cfg, p), 2.75073, 1e-4);
+  EXPECT_EQ(sprt_decide(cfg, sprt_llr(cfg, p)), SprtDecision::continue_testing);
+  // Ten times the data: ten times the ratio.
+  for (auto& c : p.counts)
+    c *= 10;
+  EXPECT_NEAR(sprt_llr(cfg, p), 27.5073, 1e-3);
   EXPECT_EQ(sprt_decide(cfg, sprt_llr(cfg, p)), SprtDecision::accept_h1);
+  // The two agree near the hypotheses.
+  p.counts = {100, 400, 1000, 420, 110};
+  EXPECT_NEAR(sprt_llr(cfg, p), sprt_llr_normal(cfg, p), 0.05);
+}
+
+TEST(Stats, SprtIsNotFooledByAFewIdenticalPairs) {
+  // Two pairs won twice: the variance is nearly zero and the normal
+  // approximation explodes; the exact ratio stays small.
+  Pentanomial p;
+  p.counts = {0, 0, 0, 0, 2};
+  SprtConfig cfg{0, 10, 0.05, 0.05};
+  EXPECT_GT(sprt_llr_normal(cfg, p), 10);
+  EXPECT_NEAR(sprt_llr(cfg, p), 0.0568, 1e-3);
+  EXPECT_EQ(sprt_decide(cfg, sprt_llr(cfg, p)), SprtDecision::continue_testing);
 }
 
 TEST(Stats, SprtDecisionsOnSyntheticResults) {

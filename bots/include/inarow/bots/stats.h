@@ -84,11 +84,19 @@ struct SprtConfig {
 enum class SprtDecision : std::uint8_t { continue_testing, accept_h0, accept_h1 };
 std::string_view to_string(SprtDecision d);
 
-// The log-likelihood ratio by the normal approximation of the pair mean:
-// LLR = N (s1 - s0) (2 mean - s0 - s1) / (2 var), with s = score_from_elo(elo)
-// and var the per-pair variance. Empty cells get 1e-3 pairs (fastchess's
-// regularisation) so an all-wins or all-draws start does not divide by zero.
+// The generalised log-likelihood ratio as fishtest's LLRcalc computes it:
+// for each hypothesis the maximum-likelihood distribution over the five pair
+// scores with mean s = score_from_elo(elo) (p_i = f_i / (1 + lambda (x_i - s)),
+// lambda solving the secular equation sum f_i (x_i - s) / (1 + lambda (x_i - s)) = 0),
+// then LLR = sum_i n_i log(p1_i / p0_i). Empty cells count 1e-3 pairs so the
+// support covers all five outcomes.
 double sprt_llr(const SprtConfig& cfg, const Pentanomial& p);
+// Its normal approximation (fastchess; fishtest's LLR_alt2):
+// LLR = N (s1 - s0) (2 mean - s0 - s1) / (2 var), var per pair. Close to the
+// exact ratio while the mean lies near s0 and s1; it overshoots far from them
+// and on a handful of identical pairs (the variance is nearly zero), which is
+// why decisions use sprt_llr.
+double sprt_llr_normal(const SprtConfig& cfg, const Pentanomial& p);
 SprtDecision sprt_decide(const SprtConfig& cfg, double llr);
 
 // Results between participants i and j (i < j), scored from i's view.
