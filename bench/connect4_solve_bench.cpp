@@ -3,7 +3,7 @@
 // position), with mean time and nodes per position and the ratio to his
 // solver's published figures on a machine like ours.
 //
-//   connect4_solve_bench [--weak] [--limit N] [DIR]
+//   connect4_solve_bench [--weak] [--limit N] [--tt MiB] [DIR]
 //
 // DIR defaults to ../shared/bench-data/connect4 relative to the source tree.
 #include <algorithm>
@@ -48,15 +48,16 @@ int pons_score(const Solution& s, int played) {
 int main(int argc, char** argv) {
   std::string dir = INAROW_SOURCE_DIR "/../shared/bench-data/connect4";
   bool weak = false;
-  std::size_t limit = 0;
+  std::size_t limit = 0, tt_mb = 64;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--weak")) weak = true;
     else if (!std::strcmp(argv[i], "--limit") && i + 1 < argc) limit = std::stoul(argv[++i]);
+    else if (!std::strcmp(argv[i], "--tt") && i + 1 < argc) tt_mb = std::stoul(argv[++i]);
     else dir = argv[i];
   }
 
   const Variant v = Variant::connect4();
-  Searcher searcher(v, {}, 64);
+  Searcher searcher(v, {}, tt_mb);
   std::printf("%-11s %6s %8s %12s %12s %14s %10s %10s\n", "set", "n", "wrong", "mean µs",
               "mean nodes", "Pons µs", "time ×", "nodes ×");
   int exit_code = 0;

@@ -19,11 +19,19 @@ namespace {
 
 constexpr int kMaxPly = kMaxCells + 1;
 
-// A move list on the stack, with an ordering score per move.
+// A move list on the stack, with an ordering score per move. On one-word
+// boards it also keeps, per move, the mover's winning cells after it: the
+// child needs exactly that set and need not compute it again.
+template <int W>
 struct MoveList {
-  std::array<std::uint16_t, kMaxCells> move;
-  std::array<int, kMaxCells> score;
+  static constexpr int kCapacity = 64 * W;
+  // Plain arrays, left uninitialised: a node fills only what it uses.
+  std::uint16_t move[kCapacity];
+  int score[kCapacity];
+  std::array<std::uint64_t, W> lines[W == 1 ? kCapacity : 1];  // raw: Bitboard zero-fills
   int size = 0;
+
+  MoveList() {}  // NOLINT: deliberately no member initialisation
 
   void add(int m, int s) {
     move[size] = static_cast<std::uint16_t>(m);
@@ -36,6 +44,7 @@ struct MoveList {
       if (score[j] > score[best]) best = j;
     std::swap(move[i], move[best]);
     std::swap(score[i], score[best]);
+    if constexpr (W == 1) std::swap(lines[i], lines[best]);
     return move[i];
   }
 };
@@ -51,7 +60,8 @@ class Core {
     // Centre-first: cells nearer the middle order first among equals.
     for (int c = 0; c < v.width; ++c)
       for (int r = 0; r < v.height; ++r) {
-        const int dc = 2 * c - (v.width - 1), dr = 2 * r - (v.height - 1);
+        // Under gravity the row follows from the column: only the column counts.
+        const int dc = 2 * c - (v.width - 1), dr = v.gravity ? 0 : 2 * r - (v.height - 1);
         centre_[v.cell(c, r)] = -(std::abs(dc) + std::abs(dr));
       }
     neighbourhood_ = !v.gravity && v.cells() > 49;
@@ -70,14 +80,22 @@ class Core {
 
  private:
   void seat(const Game& game, const Limits& limits, bool use_eval);
-  Score negamax(int depth, Score alpha, Score beta, int ply);
+  // The side to move must not have a win on the spot (the parent's move
+  // filter guarantees it; the roots check it first). `their_lines`, when
+  // given, is the opponent's set of winning cells.
+  Score negamax(int depth, Score alpha, Score beta, int ply, const Board* their_lines = nullptr);
+  // A win on the spot for the side to move at the root, or kNoCell.
+  Cell immediate_win() const {
+    const Board wins = pos_.winning_cells(pos_.to_move()) & pos_.playable();
+    return wins.any() ? wins.lowest() : kNoCell;
+  }
   Score evaluate() const {
     const Score s = eval_.score_first();
     return pos_.to_move() == Side::first ? s : -s;
   }
   void make(int m) {
     if (use_eval_) eval_.add(m, pos_.to_move());
-    pos_.make(m);
+    pos_.make_nonwinning(m);
   }
   void undo() {
     const int m = pos_.last_move();
@@ -94,7 +112,7 @@ class Core {
     return aborted_;
   }
   Board candidates(const Board& playable) const;
-  void order(MoveList& list, const Board& moves, int tt_move, int ply) const;
+  void order(MoveList<W>& list, const Board& moves, int tt_move, int ply) const;
   std::vector<Cell> principal_variation(int max_len);
   int empties() const { return geo_->variant.cells() - pos_.ply(); }
 
@@ -121,7 +139,7 @@ class Core {
 template <int W>
 void Core<W>::seat(const Game& game, const Limits& limits, bool use_eval) {
   pos_ = Position<W>(geo_);
-  for (Cell m : game.moves()) pos_.make(m);
+  for (Cell m : game.moves()) pos_.make_nonwinning(m);  // the game is not over
   use_eval_ = use_eval;
   if (use_eval_) eval_.reset(game);
   aborted_ = false;
@@ -148,70 +166,65 @@ typename Core<W>::Board Core<W>::candidates(const Board& playable) const {
 }
 
 template <int W>
-void Core<W>::order(MoveList& list, const Board& moves, int tt_move, int ply) const {
+void Core<W>::order(MoveList<W>& list, const Board& moves, int tt_move, int ply) const {
   const Side us = pos_.to_move();
   const Board own = pos_.stones(us);
-  const Board empty = geo_->board & ~pos_.occupied();
   const auto& killers = killers_[ply];
+  const std::uint64_t key = pos_.key();
   for (int m : bits(moves)) {
-    int s;
-    if (m == tt_move) {
-      s = 1 << 30;
-    } else {
-      s = centre_[m] + history_[index(us)][m] / 64;
+    tt_.prefetch(key ^ zobrist(us, m));  // the child will probe there
+    int s = centre_[m];
+    // Killers and history help the heuristic search; in an exact solve's
+    // null-window probes they measured worse than plain threats-then-centre.
+    if (use_eval_) {
+      s += history_[index(us)][m] / 64;
       if (m == killers[0] || m == killers[1]) s += 1 << 20;
-      if constexpr (W == 1) {
-        // Threat-first (Pons): moves that leave us more winning cells first.
-        Board after = own;
-        after.set(m);
-        s += (pos_.winning_cells(after) & empty).count() << 22;
-      } else if (use_eval_) {
-        s += eval_.gain(m, us) << 8;
-      }
     }
+    if constexpr (W == 1) {
+      // Threat-first (Pons): moves that leave us more winning cells first.
+      Board after = own;
+      after.set(m);
+      const Board lines = pos_.winning_cells(after);
+      list.lines[list.size] = lines.w;
+      s += (lines & ~Board::bit(m)).count() << 22;
+    } else if (use_eval_) {
+      s += eval_.gain(m, us) << 8;
+    }
+    if (m == tt_move) s = 1 << 30;
     list.add(m, s);
   }
 }
 
 template <int W>
-Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply) {
+Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board* their_lines_hint) {
   ++nodes_;
   if (out_of_budget()) return 0;
-  if (pos_.full()) return 0;
+  const std::uint64_t key = pos_.key();
+  tt_.prefetch(key);  // the line tests below hide the memory latency
 
-  const Side us = pos_.to_move();
-  const Side them = opponent(us);
+  const Side them = opponent(pos_.to_move());
   const Board playable = pos_.open_cells();
+  assert((pos_.winning_cells(pos_.to_move()) & playable).none());
 
-  // A win on the spot ends the search here.
-  const Board my_wins = pos_.winning_cells(us) & playable;
-  if (my_wins.any()) {
-    if (ply == 0) root_best_ = my_wins.lowest();
-    return kMate - ply - 1;
-  }
-  // Two open threats of the opponent cannot both be blocked.
-  const Board their_lines = pos_.winning_cells(them);
+  // The opponent's open threats: one must be blocked, two cannot be.
+  const Board their_lines = their_lines_hint ? *their_lines_hint : pos_.winning_cells(them);
   const Board threats = their_lines & playable;
-  Board moves;
-  if (threats.any()) {
-    moves = threats;
-    if (threats.count() > 1) {
-      if (ply == 0) root_best_ = threats.lowest();
-      return -(kMate - ply - 2);
-    }
-  } else {
-    moves = candidates(playable);
-    // Under gravity, a stone right below the opponent's winning cell hands it over.
-    if (geo_->variant.gravity) moves &= ~(their_lines >> 1);
-    if (moves.none()) {
-      if (ply == 0) root_best_ = playable.lowest();
-      return -(kMate - ply - 2);
-    }
+  Board moves = threats.any() ? threats : candidates(playable);
+  // Under gravity, a stone right below the opponent's winning cell hands it over.
+  if (geo_->variant.gravity) moves &= ~(their_lines >> 1);
+  if (moves.none() || threats.count() > 1) {
+    if (ply == 0) root_best_ = (threats.any() ? threats : playable).lowest();
+    return -(kMate - ply - 2);
+  }
+  // Neither side can win on its next move: with two cells left, it is a draw.
+  if (empties() <= 2) {
+    if (ply == 0) root_best_ = moves.lowest();
+    return 0;
   }
 
   // Mate-distance bounds: we cannot win before our next-but-one move, and we
-  // lose no sooner than the opponent's next move.
-  const Score worst = -(kMate - ply - 2), best_possible = kMate - ply - 3;
+  // lose no sooner than the opponent's next-but-one.
+  const Score worst = -(kMate - ply - 4), best_possible = kMate - ply - 3;
   if (worst >= beta) return worst;
   if (best_possible <= alpha) return best_possible;
   alpha = std::max(alpha, worst);
@@ -219,7 +232,6 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply) {
 
   if (depth <= 0) return evaluate();
 
-  const std::uint64_t key = pos_.key();
   const TTEntry entry = tt_.probe(key, ply);
   int tt_move = kNoCell;
   if (entry.bound != Bound::none) {
@@ -233,7 +245,7 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply) {
     if (tt_move != kNoCell && !moves.test(tt_move)) tt_move = kNoCell;
   }
 
-  MoveList list;
+  MoveList<W> list;
   order(list, moves, tt_move, ply);
 
   const Score alpha_orig = alpha;
@@ -241,14 +253,21 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply) {
   int best_move = kNoCell;
   for (int i = 0; i < list.size; ++i) {
     const int m = list.pick(i);
+    const Board* child_lines = nullptr;
+    Board lines;
+    if constexpr (W == 1) {
+      lines.w = list.lines[i];
+      child_lines = &lines;
+    }
     make(m);
     Score score;
     if (i == 0) {
-      score = -negamax(depth - 1, -beta, -alpha, ply + 1);
+      score = -negamax(depth - 1, -beta, -alpha, ply + 1, child_lines);
     } else {
       // Principal variation search: prove the rest worse with a null window.
-      score = -negamax(depth - 1, -alpha - 1, -alpha, ply + 1);
-      if (score > alpha && score < beta) score = -negamax(depth - 1, -beta, -alpha, ply + 1);
+      score = -negamax(depth - 1, -alpha - 1, -alpha, ply + 1, child_lines);
+      if (score > alpha && score < beta)
+        score = -negamax(depth - 1, -beta, -alpha, ply + 1, child_lines);
     }
     undo();
     if (aborted_) return 0;
@@ -261,7 +280,7 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply) {
         if (alpha >= beta) {
           auto& k = killers_[ply];
           if (k[0] != m) k = {m, k[0]};
-          history_[index(us)][m] += depth * depth;
+          history_[index(pos_.to_move())][m] += depth * depth;
           break;
         }
       }
@@ -294,6 +313,16 @@ SearchResult Core<W>::search(const Game& game, const Limits& limits,
   const auto start = Clock::now();
   seat(game, limits, true);
   SearchResult result;
+  if (const Cell win = immediate_win(); win != kNoCell) {
+    result.best = win;
+    result.score = kMate - 1;
+    result.depth = 1;
+    result.exact = true;
+    result.pv = {win};
+    result.nodes = 1;
+    if (on_iteration) on_iteration({1, result.score, 1, {}, result.pv});
+    return result;
+  }
   const int max_depth = limits.depth > 0 ? std::min(limits.depth, empties()) : empties();
   for (int depth = 1; depth <= max_depth; ++depth) {
     const Score score = negamax(depth, -kInfinity, kInfinity, 0);
@@ -363,6 +392,10 @@ Solution Core<W>::solve(const Game& game, bool weak, const std::atomic<bool>* st
     sol.nodes = nodes_;
     return sol;
   };
+  if (const Cell win = immediate_win(); win != kNoCell) {
+    sol.best = win;
+    return finish(kMate - 1);
+  }
   if (weak) {
     const Score s = negamax(depth, -1, 1, 0);
     sol.best = root_best_;

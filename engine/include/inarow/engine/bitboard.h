@@ -83,6 +83,10 @@ struct Bitboard {
   // Shifts towards higher bit indices (<<) and lower ones (>>), across words.
   constexpr Bitboard operator<<(int s) const {
     Bitboard r;
+    if constexpr (W == 1) {  // the common case, and the hot one: one instruction
+      r.w[0] = s < 64 ? w[0] << s : 0;
+      return r;
+    }
     const int ws = s >> 6, bs = s & 63;
     for (int i = W - 1; i >= ws; --i) {
       std::uint64_t v = w[i - ws] << bs;
@@ -93,6 +97,10 @@ struct Bitboard {
   }
   constexpr Bitboard operator>>(int s) const {
     Bitboard r;
+    if constexpr (W == 1) {
+      r.w[0] = s < 64 ? w[0] >> s : 0;
+      return r;
+    }
     const int ws = s >> 6, bs = s & 63;
     for (int i = 0; i + ws < W; ++i) {
       std::uint64_t v = w[i + ws] >> bs;

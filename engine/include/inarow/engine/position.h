@@ -35,6 +35,9 @@ struct Geometry {
   Bitboard<W> board;   // every cell of the board
   Bitboard<W> bottom;  // the lowest cell of every column
   std::array<int, 4> directions{};  // bit distance between neighbours on a line
+  // Every shift a line test makes stays below 64 bits (always true for
+  // connect four and the other one-word boards but the tall thin ones).
+  bool short_shifts = false;
 
   explicit Geometry(Variant v);
   static std::shared_ptr<const Geometry> make(const Variant& v) {
@@ -72,6 +75,9 @@ class Position {
 
   // Place the side to move's stone on a legal cell.
   void make(Cell c);
+  // make() for a move known not to complete a line: the search tests for
+  // wins before it moves, so it skips the test here.
+  void make_nonwinning(Cell c);
   // Take back the last move.
   void undo();
 
@@ -83,6 +89,9 @@ class Position {
   bool has_line(const Board& own) const;
 
  private:
+  template <int K>
+  Board winning_cells_k(const Board& own) const;
+
   std::shared_ptr<const Geometry<W>> geo_;
   std::array<Board, 2> stones_{};
   Board playable_{};
@@ -116,6 +125,7 @@ Geometry<W>::Geometry(Variant v) : variant(std::move(v)) {
   }
   const int s = variant.stride();
   directions = {1, s, s + 1, s - 1};  // vertical, horizontal, two diagonals
+  short_shifts = W == 1 && (variant.k - 1) * (s + 1) < 64;
 }
 
 template <int W>
@@ -124,7 +134,7 @@ Position<W>::Position(std::shared_ptr<const Geometry<W>> geometry) : geo_(std::m
 }
 
 template <int W>
-void Position<W>::make(Cell c) {
+void Position<W>::make_nonwinning(Cell c) {
   assert(is_legal(c));
   const int me = ply_ & 1;
   stones_[me].set(c);
@@ -133,7 +143,23 @@ void Position<W>::make(Cell c) {
   if (geo_->variant.gravity && geo_->variant.row(c) + 1 < geo_->variant.height)
     playable_.set(c + 1);
   moves_[ply_++] = static_cast<std::uint16_t>(c);
-  won_ = has_line(stones_[me]);
+  assert(!has_line(stones_[me]));
+}
+
+template <int W>
+void Position<W>::make(Cell c) {
+  const int me = ply_ & 1;
+  won_ = has_line(stones_[me] | Board::bit(c));
+  if (won_) {  // make_nonwinning's assertion would fire: do the same without it
+    stones_[me].set(c);
+    key_ ^= zobrist(static_cast<Side>(me), c);
+    playable_.reset(c);
+    if (geo_->variant.gravity && geo_->variant.row(c) + 1 < geo_->variant.height)
+      playable_.set(c + 1);
+    moves_[ply_++] = static_cast<std::uint16_t>(c);
+    return;
+  }
+  make_nonwinning(c);
 }
 
 template <int W>
@@ -168,6 +194,13 @@ bool Position<W>::has_line(const Board& own) const {
 
 template <int W>
 typename Position<W>::Board Position<W>::winning_cells(const Board& own) const {
+  // The common line lengths get a fully unrolled version.
+  switch (geo_->variant.k) {
+    case 3: return winning_cells_k<3>(own);
+    case 4: return winning_cells_k<4>(own);
+    case 5: return winning_cells_k<5>(own);
+    default: break;
+  }
   const int k = geo_->variant.k;
   Board result;
   for (int d : geo_->directions) {
@@ -182,6 +215,48 @@ typename Position<W>::Board Position<W>::winning_cells(const Board& own) const {
       above[i] = above[i - 1] & (own >> (i * d));
     }
     for (int j = 0; j < k; ++j) result |= below[j] & above[k - 1 - j];
+  }
+  return result & geo_->board & ~occupied();
+}
+
+template <int W>
+template <int K>
+typename Position<W>::Board Position<W>::winning_cells_k(const Board& own) const {
+  if constexpr (W == 1) {
+    if (geo_->short_shifts) {  // plain 64-bit arithmetic, no range checks
+      const std::uint64_t b = own.w[0];
+      const auto line = [b](int d) {
+        if constexpr (K == 4) {  // connect four's, spelt out: three own stones around the cell
+          const std::uint64_t l1 = b << d, h1 = b >> d;
+          const std::uint64_t low = l1 & (b << 2 * d), high = h1 & (b >> 2 * d);
+          return (low & ((b << 3 * d) | h1)) | (high & ((b >> 3 * d) | l1));
+        }
+        std::uint64_t below[K], above[K], r = 0;
+        below[0] = above[0] = ~std::uint64_t{0};
+        for (int i = 1; i < K; ++i) {
+          below[i] = below[i - 1] & (b << (i * d));
+          above[i] = above[i - 1] & (b >> (i * d));
+        }
+        for (int j = 0; j < K; ++j) r |= below[j] & above[K - 1 - j];
+        return r;
+      };
+      const auto& d = geo_->directions;
+      const std::uint64_t r = line(d[0]) | line(d[1]) | line(d[2]) | line(d[3]);
+      Board result;
+      result.w[0] = r & geo_->board.w[0] & ~(stones_[0].w[0] | stones_[1].w[0]);
+      return result;
+    }
+  }
+  Board result;
+  for (int d : geo_->directions) {
+    std::array<Board, K> below, above;
+    below[0] = ~Board{};
+    above[0] = ~Board{};
+    for (int i = 1; i < K; ++i) {
+      below[i] = below[i - 1] & (own << (i * d));
+      above[i] = above[i - 1] & (own >> (i * d));
+    }
+    for (int j = 0; j < K; ++j) result |= below[j] & above[K - 1 - j];
   }
   return result & geo_->board & ~occupied();
 }
