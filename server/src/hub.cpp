@@ -180,6 +180,7 @@ struct Hub::Impl : std::enable_shared_from_this<Hub::Impl> {
   struct PeerEntry {
     std::weak_ptr<Peer> peer;
     std::string player_id;
+    std::set<std::string> watching;  // matches this connection spectates
   };
   struct PlayerEntry {
     std::string id;
@@ -353,7 +354,7 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
   // A seated player's last connection went or a first one came back.
   void presence(Side side, bool connected) {
     asio::post(strand_, [self = shared_from_this(), side, connected] {
-      if (self->core_.over()) return;
+      if (self->core_.over() || self->stopped_) return;
       if (connected) {
         self->grace_timers_[index(side)].cancel();
       } else {
@@ -393,6 +394,12 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
   void subscribe(const std::weak_ptr<Peer>& peer, std::optional<Side> side) {
     auto p = peer.lock();
     if (!p) return;
+    // Drop the dead first: a new peer may live at a dead one's address.
+    std::erase_if(subs_, [&](const Subscriber& s) {
+      if (!s.peer.expired()) return false;
+      if (!s.side) --spectators;
+      return true;
+    });
     for (auto& s : subs_) {
       if (s.key == p.get()) return;
     }
@@ -692,11 +699,18 @@ void Hub::disconnected(const std::shared_ptr<Peer>& peer) {
     auto it = impl->peers.find(peer.get());
     if (it == impl->peers.end()) return;
     const std::string player_id = it->second.player_id;
+    const std::set<std::string> watching = std::move(it->second.watching);
     impl->peers.erase(it);
-    for (auto& [id, match] : impl->matches)
-      match->forget_peer(peer.get());
     auto p = impl->players.find(player_id);
+    for (const std::string& id : watching) {
+      if (auto m = impl->matches.find(id); m != impl->matches.end())
+        m->second->forget_peer(peer.get());
+    }
     if (p == impl->players.end()) return;
+    for (const std::string& id : p->second.matches) {
+      if (auto m = impl->matches.find(id); m != impl->matches.end())
+        m->second->forget_peer(peer.get());
+    }
     std::erase_if(p->second.peers, [&](const std::weak_ptr<Peer>& w) {
       auto s = w.lock();
       return !s || s == peer;
@@ -955,11 +969,15 @@ void Hub::Impl::on_receive(const std::shared_ptr<Peer>& peer, v1::ClientMessage&
       if (!match) break;
       std::optional<std::uint64_t> after;
       if (msg.watch().after_seq() > 0) after = msg.watch().after_seq();
+      who->second.watching.insert(match->id());
       match->attach(peer, std::nullopt, after, rid);
       break;
     }
     case v1::ClientMessage::kUnwatch: {
-      if (auto match = match_for(msg.unwatch().match_id())) match->detach(peer, rid);
+      if (auto match = match_for(msg.unwatch().match_id())) {
+        who->second.watching.erase(match->id());
+        match->detach(peer, rid);
+      }
       break;
     }
     case v1::ClientMessage::kListMatches:
@@ -973,6 +991,7 @@ void Hub::Impl::on_receive(const std::shared_ptr<Peer>& peer, v1::ClientMessage&
       }
       send(peer, make_ack(rid, *id));
       // The asker watches the match from its start.
+      who->second.watching.insert(*id);
       matches[*id]->attach(peer, std::nullopt, std::nullopt, 0);
       break;
     }

@@ -14,6 +14,7 @@
 #include <map>
 #include <mutex>
 #include <thread>
+#include <unordered_map>
 
 #include "inarow/server/hub.h"
 #include "inarow/server/server.h"
@@ -48,6 +49,28 @@ struct Shared {
   std::atomic<int> sessions{0};
   std::mutex mutex;
   std::map<std::string, int> per_address;
+  // Every WebSocket session, so a stop can close those that never said hello.
+  std::unordered_map<Peer*, std::weak_ptr<Peer>> live;
+
+  void enlist(const std::shared_ptr<Peer>& p) {
+    std::lock_guard lock(mutex);
+    live[p.get()] = p;
+  }
+  void discharge(Peer* p) {
+    std::lock_guard lock(mutex);
+    live.erase(p);
+  }
+  void close_all() {
+    std::vector<std::shared_ptr<Peer>> peers;
+    {
+      std::lock_guard lock(mutex);
+      for (auto& [key, weak] : live) {
+        if (auto p = weak.lock()) peers.push_back(std::move(p));
+      }
+    }
+    for (auto& p : peers)
+      p->close(CloseKind::going_away);
+  }
 
   bool acquire(const std::string& address) {
     std::lock_guard lock(mutex);
@@ -98,6 +121,7 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
   }
 
   ~WsSession() override {
+    shared_.discharge(this);
     if (admitted_) {
       shared_.release(address_);
       shared_.metrics.connections_open.fetch_sub(1);
@@ -106,6 +130,7 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
   }
 
   void run(http::request<http::string_body> req) {
+    shared_.enlist(shared_from_this());
     beast::get_lowest_layer(ws_).expires_never();  // the websocket keeps its own timers
     websocket::stream_base::timeout timeouts;
     timeouts.handshake_timeout = shared_.config.handshake_timeout;
@@ -464,6 +489,9 @@ void Server::stop() {
     s.acceptor.close(ignored);
   });
   s.hub->shutdown();
+  // Connections that never said hello get no goodbye, only the close.
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  s.shared->close_all();
   // Let the goodbyes go out and the clients close, for a few seconds at most.
   const auto deadline = SteadyClock::now() + std::chrono::seconds(3);
   while (s.shared->sessions.load() > 0 && SteadyClock::now() < deadline) {
