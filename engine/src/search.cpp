@@ -401,21 +401,45 @@ Solution Core<W>::solve(const Game& game, bool weak, const std::atomic<bool>* st
     sol.best = root_best_;
     return finish(s > 0 ? 1 : s < 0 ? -1 : 0);
   }
-  // Bisect the score range with null windows (Pons): each probe asks "better
-  // than med?", looking first at the middle between the bound and a draw.
-  Score lo = -kMate, hi = kMate;
+  // Bisect the values with null windows (Pons). The values are ranked
+  // compactly — loss in 2 plies < loss in 4 < ... < draw < ... < win in 3 <
+  // win in 1 — so that the first probes ask bounded questions ("no loss
+  // within n plies?") rather than "not lost at all?", which needs a full proof.
+  const int horizon = depth + 1;
+  const auto score_of = [&](int rank) -> Score {
+    if (rank > 0) return kMate - (horizon - rank);
+    if (rank < 0) return -(kMate - (horizon + rank));
+    return 0;
+  };
+  const auto rank_of = [&](Score score) -> int {
+    if (score > kMaxEval) return horizon - mate_plies(score);
+    if (score < -kMaxEval) return -(horizon - mate_plies(score));
+    return 0;
+  };
+  int lo = -horizon, hi = horizon;
+  Cell proven = kNoCell;  // the move behind the last raise of lo achieves lo
   while (lo < hi && !aborted_) {
-    Score med = lo + (hi - lo) / 2;
+    int med = lo + (hi - lo) / 2;
     if (med <= 0 && lo / 2 < med) med = lo / 2;
     else if (med >= 0 && hi / 2 > med) med = hi / 2;
-    const Score r = negamax(depth, med, med + 1, 0);
-    if (r <= med) hi = r;
-    else lo = r;
+    const Score probe = score_of(med);
+    const Score r = negamax(depth, probe, probe + 1, 0);
+    if (r <= probe) hi = std::min(med, rank_of(r));
+    else {
+      lo = std::max(med + 1, rank_of(r));
+      proven = root_best_;
+    }
   }
-  // One last search inside the exact window names a move that achieves it.
-  negamax(depth, lo - 1, lo + 1, 0);
+  const Score value = score_of(lo);
+  if (proven != kNoCell) {
+    sol.best = proven;
+    return finish(value);
+  }
+  // Every probe failed low: one last search inside the exact window names
+  // the move that holds out longest.
+  negamax(depth, value - 1, value + 1, 0);
   sol.best = root_best_;
-  return finish(lo);
+  return finish(value);
 }
 
 }  // namespace
