@@ -160,6 +160,14 @@ int run_tournament_command(const MatchOptions& mo, const std::vector<std::string
     }
     cfg->participants.push_back(std::move(p).value());
   }
+  // Catch a bad weights file or spec now, as a usage error, not mid-tournament.
+  for (const auto& p : cfg->participants) {
+    if (p.external) continue;
+    if (auto bot = make_bot(cfg->variant, p.bot, 0); !bot) {
+      std::cerr << "inarow-arena: --engine '" << p.name << "': " << bot.error().message << "\n";
+      return 2;
+    }
+  }
   cfg->format = format == "gauntlet" ? Format::gauntlet : Format::round_robin;
   if (!sprt.empty()) {
     auto s = SprtConfig::parse(sprt);
@@ -224,6 +232,13 @@ int main(int argc, char** argv) {
   tune->add_option("-o,--out", tune_out, "Final weights file")->capture_default_str();
   tune->add_option("--history", tune_history, "CSV of every weight after every iteration");
   tune->add_option("--plot", tune_plot, "SVG plot of the weights over the iterations");
+  std::string tune_sprt;
+  int tune_sprt_games = 4000;
+  tune->add_option("--sprt", tune_sprt,
+                   "Then check tuned against start weights by SPRT: elo0=0,elo1=10,...");
+  tune->add_option("--sprt-games", tune_sprt_games, "Most games of that check")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   tune_opts.add_to(*tune);
 
   // texel
@@ -247,6 +262,8 @@ int main(int argc, char** argv) {
   std::string ladder_out = "levels.txt";
   cal->add_option("--levels", levels, "Levels, weakest first (default: all)")->delimiter(',');
   cal->add_option("-o,--out", ladder_out, "Ladder file")->capture_default_str();
+  std::string ladder_json;
+  cal->add_option("--json", ladder_json, "Also write the ladder as JSON to this file");
   cal_opts.add_to(*cal);
 
   // The tournament is the default: "inarow-arena -e a -e b" means "inarow-arena tournament ...".
@@ -336,6 +353,33 @@ int main(int argc, char** argv) {
     if (!tune_plot.empty() &&
         !write_file(tune_plot, spsa_history_svg(r, "SPSA weights, " + v->name)))
       return 1;
+    if (!tune_sprt.empty()) {
+      // The check: tuned against start weights, paired openings, stopped by SPRT.
+      auto sprt_cfg = SprtConfig::parse(tune_sprt);
+      if (!sprt_cfg) {
+        std::cerr << "inarow-arena: --sprt: " << sprt_cfg.error().describe() << "\n";
+        return 2;
+      }
+      const std::string start_path = tune_out + ".start.txt";
+      if (!write_file(start_path, "variant = " + v->name + "\n" + start->to_text())) return 1;
+      auto cfg = tune_opts.config();
+      if (!cfg) return 2;
+      cfg->seed = tune_opts.seed + 1;  // openings the tuner did not see
+      cfg->games_per_pairing = tune_sprt_games;
+      cfg->openings.count = tune_sprt_games / 2;
+      cfg->openings.depth = std::min(tune_opts.opening_depth, 2);
+      cfg->sprt = *sprt_cfg;
+      const std::string depth = "depth=" + std::to_string(tune_depth);
+      cfg->participants = {*Participant::parse("tuned:" + depth + ",weights=" + tune_out),
+                           *Participant::parse("start:" + depth + ",weights=" + start_path)};
+      auto result = run_tournament(*cfg, progress(*cfg, tune_opts.quiet));
+      if (!result) {
+        std::cerr << "\ninarow-arena: " << result.error().message << "\n";
+        return 1;
+      }
+      std::cout << "\n" << format_report(*cfg, *result);
+      return 0;
+    }
     std::cout << "wrote " << tune_out << "\ncheck it: inarow-arena -v " << v->name
               << " -e tuned:depth=" << tune_depth << ",weights=" << tune_out
               << " -e base:depth=" << tune_depth
@@ -383,9 +427,14 @@ int main(int argc, char** argv) {
       return ladder.error().code == ErrorCode::bad_syntax ? 2 : 1;
     }
     std::cout << "\n" << ladder->to_text();
+    if (ladder->stopped) {
+      std::cout << "stopped: partial ladder, not written; run the same command to resume\n";
+      return 130;
+    }
     std::cout << (ladder->monotone(true) ? "monotone with clear gaps\n"
                   : ladder->monotone()   ? "monotone, but some gaps are within the margins\n"
                                          : "NOT monotone\n");
+    if (!ladder_json.empty() && !write_file(ladder_json, ladder->to_json())) return 1;
     return write_file(ladder_out, ladder->to_text()) ? 0 : 1;
   }
   return 2;

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "json_text.h"
+
 namespace inarow::bots {
 
 bool Ladder::monotone(bool clear) const {
@@ -23,6 +25,21 @@ std::string Ladder::to_text() const {
     std::snprintf(buf, sizeof buf, "%-10s %8.1f %7.1f\n", r.level.c_str(), r.elo, r.margin);
     out << buf;
   }
+  return out.str();
+}
+
+std::string Ladder::to_json() const {
+  std::ostringstream out;
+  out << "{\"variant\": " << json::quote(variant) << ", \"games\": " << games
+      << ", \"monotone\": " << (monotone() ? "true" : "false")
+      << ", \"clear_gaps\": " << (monotone(true) ? "true" : "false") << ", \"levels\": [";
+  for (std::size_t i = 0; i < rungs.size(); ++i) {
+    const auto& r = rungs[i];
+    out << (i ? ", " : "") << "{\"level\": " << json::quote(r.level)
+        << ", \"elo\": " << json::number(r.elo, 1) << ", \"margin\": " << json::number(r.margin, 1)
+        << ", \"score\": " << json::number(r.score, 4) << "}";
+  }
+  out << "]}\n";
   return out.str();
 }
 
@@ -50,6 +67,7 @@ expected<Ladder, Error> calibrate(
   Ladder ladder;
   ladder.variant = cfg.variant.name;
   ladder.games = result->standings.done_games;
+  ladder.stopped = result->stopped;
   for (std::size_t i = 0; i < levels.size(); ++i)
     ladder.rungs.push_back({levels[i], ratings[i].elo, ratings[i].margin,
                             result->standings.participants[i].games.score()});

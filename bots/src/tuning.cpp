@@ -188,7 +188,9 @@ std::string spsa_history_svg(const SpsaResult& r, const std::string& title) {
       peak = std::max(peak, std::abs(h[i]));
     out << "<polyline fill=\"none\" stroke-width=\"1.5\" stroke=\"" << kColours[i % 8]
         << "\" points=\"";
-    for (std::size_t k = 0; k < n; ++k) {
+    // At most about 600 points a line: enough for the eye, small files.
+    const std::size_t stride = std::max<std::size_t>(1, n / 600);
+    for (std::size_t k = 0; k < n; k += (k + stride < n || k + 1 == n) ? stride : n - 1 - k) {
       const double x = left + (n > 1 ? pw * double(k) / double(n - 1) : 0);
       const double y = top + ph - ph * std::clamp(r.history[k][i] / peak, 0.0, 1.0);
       std::snprintf(buf, sizeof buf, "%.1f,%.1f ", x, y);

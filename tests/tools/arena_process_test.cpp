@@ -175,11 +175,19 @@ TEST(ArenaCli, TournamentTuneAndCalibrateWriteTheirFiles) {
   EXPECT_EQ(slurp(plot).rfind("<svg", 0), 0u);
   EXPECT_NE(slurp(hist).find("iteration,w1,w2,w3"), std::string::npos);
 
+  // The tuner's own check: tuned against start weights by SPRT.
+  ASSERT_EQ(run(arena + " tune -v connect4 --iterations 2 --depth 1 -j 2 --openings 2 -o " + w +
+                " --sprt elo0=0,elo1=50 --sprt-games 8"),
+            0);
+  EXPECT_TRUE(fs::exists(w + ".start.txt"));
+
   const auto ladder = (dir / "levels.txt").string();
+  const auto ladder_json = (dir / "levels.json").string();
   ASSERT_EQ(
       run(arena + " calibrate -v connect4 --levels beginner,medium -n 4 -j 2 --openings 2 -o " +
-          ladder),
+          ladder + " --json " + ladder_json),
       0);
+  EXPECT_NE(slurp(ladder_json).find("\"level\": \"medium\""), std::string::npos);
   const auto text = slurp(ladder);
   EXPECT_NE(text.find("beginner"), std::string::npos);
   EXPECT_NE(text.find("medium"), std::string::npos);

@@ -22,11 +22,14 @@ struct Ladder {
   std::string variant;
   std::vector<LadderRung> rungs;  // in the order the levels were given
   std::int64_t games = 0;
+  bool stopped = false;  // by the tournament's stop flag: the ladder is partial
   // Each level rates above the one before it, by more than the larger of the
   // two margins when `clear` is asked for.
   bool monotone(bool clear = false) const;
   // "# variant connect4, 240 games\nbeginner 0 0\neasy 212.4 35.1\n..."
   std::string to_text() const;
+  // {"variant": .., "games": .., "levels": [{"level", "elo", "margin", "score"}..]}
+  std::string to_json() const;
 };
 
 // Play `levels` (names of bots::levels(); empty = all of them) against each
