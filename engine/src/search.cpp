@@ -18,6 +18,8 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 constexpr int kMaxPly = kMaxCells + 1;
+// Moves searched per node on gomoku-sized boards in heuristic search.
+constexpr int kPruneWidth = 12;
 
 // A move list on the stack, with an ordering score per move. On one-word
 // boards it also keeps, per move, the mover's winning cells after it: the
@@ -251,7 +253,10 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
   const Score alpha_orig = alpha;
   Score best = -kInfinity;
   int best_move = kNoCell;
-  for (int i = 0; i < list.size; ++i) {
+  // Big open boards: beyond the root, only the most promising moves are worth
+  // a look (forward pruning; never while solving, never when forced).
+  const int width = neighbourhood_ && use_eval_ && ply > 0 && threats.none() ? kPruneWidth : list.size;
+  for (int i = 0; i < std::min(width, list.size); ++i) {
     const int m = list.pick(i);
     const Board* child_lines = nullptr;
     Board lines;
