@@ -1,0 +1,125 @@
+// inarow-engine as a real process: what a user types, what it prints.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int status = -1;
+  std::string out, err;
+};
+
+// Runs inarow-engine with `args`, feeding `input` on standard input.
+Outcome engine(const std::string& args, const std::string& input = "") {
+  const fs::path dir = fs::temp_directory_path() / ("inarow-engine-test-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path in = dir / "in", out = dir / "out", err = dir / "err";
+  std::ofstream(in) << input;
+  const std::string command = std::string(INAROW_ENGINE_EXE) + " " + args + " < " + in.string() +
+                              " > " + out.string() + " 2> " + err.string();
+  Outcome r;
+  const int raw = std::system(command.c_str());
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  auto slurp = [](const fs::path& p) {
+    std::ifstream f(p);
+    std::stringstream s;
+    s << f.rdbuf();
+    return s.str();
+  };
+  r.out = slurp(out);
+  r.err = slurp(err);
+  fs::remove_all(dir);
+  return r;
+}
+
+TEST(EngineCli, SolvePrintsValueLengthMoveAndNodes) {
+  const Outcome r = engine("solve --variant tictactoe", "-\nb2a1 trailing fields ignored\na1b1a2b2\n");
+  EXPECT_EQ(r.status, 0) << r.err;
+  std::istringstream lines(r.out);
+  std::string position, value, plies, best, nodes;
+  lines >> position >> value >> plies >> best >> nodes;
+  EXPECT_EQ(position, "-");
+  EXPECT_EQ(value, "draw");
+  EXPECT_EQ(plies, "9");
+  lines >> position >> value >> plies >> best >> nodes;
+  EXPECT_EQ(position, "b2a1");
+  EXPECT_EQ(value, "draw");  // a corner reply to the centre holds
+  EXPECT_EQ(plies, "7");
+  lines >> position >> value >> plies >> best >> nodes;
+  EXPECT_EQ(position, "a1b1a2b2");
+  EXPECT_EQ(value, "win");   // X completes a3
+  EXPECT_EQ(plies, "1");
+  EXPECT_EQ(best, "a3");
+}
+
+TEST(EngineCli, SolveConnectFourKnownPosition) {
+  // Three stacked in column 4 for the side to move: it wins on the spot.
+  const Outcome r = engine("solve -v connect4", "424242\n");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.substr(0, 15), "424242 win 1 4 ");
+}
+
+TEST(EngineCli, WeakSolveSkipsTheLength) {
+  const Outcome r = engine("solve -v tictactoe --weak", "b2\n");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.substr(0, 10), "b2 draw - ");
+}
+
+TEST(EngineCli, BadLinesGetAnErrorAndTheRestGoesOn) {
+  const Outcome r = engine("solve -v tictactoe", "zz\nb2b2\na1b1a2b2a3\nb2\n");
+  EXPECT_EQ(r.status, 1);  // some lines failed
+  EXPECT_NE(r.err.find("line 1: 'zz' at offset 0: column 'z' is off the board"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("line 2: 'b2b2' at offset 2: cell b2 is occupied"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("line 3: 'a1b1a2b2a3' the game is already over"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.substr(0, 8), "b2 draw ");
+}
+
+TEST(EngineCli, BadFlagsExitWithTwo) {
+  EXPECT_EQ(engine("solve --variant chess").status, 2);
+  EXPECT_EQ(engine("solve --tt 0").status, 2);
+  EXPECT_EQ(engine("frobnicate").status, 2);
+  EXPECT_EQ(engine("").status, 2);
+  EXPECT_EQ(engine("play --level grandmaster").status, 2);
+  EXPECT_EQ(engine("play --side third").status, 2);
+  EXPECT_EQ(engine("--help").status, 0);
+}
+
+TEST(EngineCli, PlayWithMovesPipedIn) {
+  // The master bot answers the centre with a corner and never loses.
+  const Outcome r = engine("play -v tictactoe --level master", "b2\nzz\nb2\nquit\n");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("bot plays "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("illegal move 'zz'"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("illegal move 'b2': cell b2 is occupied"), std::string::npos) << r.out;
+}
+
+TEST(EngineCli, PlayToTheEnd) {
+  // A person playing columns in turn against the hard level: the game ends with a result line.
+  std::string moves;
+  for (int i = 0; i < 42; ++i) moves += std::to_string(1 + i % 7) + "\n";
+  const Outcome r = engine("play -v connect4 --level hard --side second", moves);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("result: the bot wins"), std::string::npos) << r.out;
+}
+
+TEST(EngineCli, BenchIsDeterministic) {
+  const Outcome a = engine("bench --depth 4");
+  const Outcome b = engine("bench --depth 4");
+  ASSERT_EQ(a.status, 0) << a.err;
+  auto signature = [](const std::string& out) {
+    const auto at = out.find("total nodes ");
+    return out.substr(at, out.find(' ', at + 12) - at);
+  };
+  EXPECT_EQ(signature(a.out), signature(b.out));
+  EXPECT_NE(signature(a.out), "total nodes 0");
+}
+
+}  // namespace
