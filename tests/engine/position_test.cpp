@@ -116,3 +116,35 @@ TEST(Position, WinningCellsMatchABruteForceCheck) {
 
 }  // namespace
 }  // namespace inarow
+
+namespace inarow {
+namespace {
+
+// The win check through the last move agrees with the whole-board line test
+// on random games of every shape, up to the board's edges and spare bits.
+TEST(Position, LineThroughTheLastMoveMatchesTheWholeBoard) {
+  std::mt19937 rng(5);
+  for (const char* name : {"tictactoe", "connect4", "gomoku", "mnk:19,19,5", "mnk:2,19,2",
+                           "mnk:19,2,3,gravity", "mnk:8,7,4"}) {
+    const Variant v = *Variant::parse(name);
+    for (int trial = 0; trial < 40; ++trial) {
+      Game game(v);
+      while (!game.over()) {
+        const auto moves = game.legal_moves();
+        ASSERT_TRUE(game.play(moves[rng() % moves.size()]));
+      }
+      const Cell last = game.last_move();
+      std::visit(
+          [&](const auto& pos) {
+            const Side mover = opponent(pos.to_move());
+            EXPECT_EQ(pos.has_line_through(pos.stones(mover), last), pos.has_line(pos.stones(mover)))
+                << name << " " << game.notation();
+            EXPECT_EQ(pos.won(), pos.has_line(pos.stones(mover))) << name << " " << game.notation();
+          },
+          game.position());
+    }
+  }
+}
+
+}  // namespace
+}  // namespace inarow

@@ -87,6 +87,9 @@ class Position {
   Board winning_cells(const Board& own) const;
   // True if `own` holds k in a line anywhere.
   bool has_line(const Board& own) const;
+  // True if `own` holds k in a line through cell c: the win check after a
+  // move, which only needs to look along the four lines through it.
+  bool has_line_through(const Board& own, Cell c) const;
 
  private:
   template <int K>
@@ -149,7 +152,7 @@ void Position<W>::make_nonwinning(Cell c) {
 template <int W>
 void Position<W>::make(Cell c) {
   const int me = ply_ & 1;
-  won_ = has_line(stones_[me] | Board::bit(c));
+  won_ = has_line_through(stones_[me] | Board::bit(c), c);
   if (won_) {  // make_nonwinning's assertion would fire: do the same without it
     stones_[me].set(c);
     key_ ^= zobrist(static_cast<Side>(me), c);
@@ -188,6 +191,21 @@ bool Position<W>::has_line(const Board& own) const {
     }
     if (len < k) run &= run >> ((k - len) * d);
     if (run.any()) return true;
+  }
+  return false;
+}
+
+template <int W>
+bool Position<W>::has_line_through(const Board& own, Cell c) const {
+  const int k = geo_->variant.k, span = geo_->variant.span();
+  // Step along each line from c both ways. The spare bit above every column
+  // is never a stone, so a step off the top or bottom of a column stops the
+  // walk just as the board's edge does.
+  for (int d : geo_->directions) {
+    int run = 1;
+    for (int x = c + d; x < span && own.test(x) && run < k; x += d) ++run;
+    for (int x = c - d; x >= 0 && own.test(x) && run < k; x -= d) ++run;
+    if (run >= k) return true;
   }
   return false;
 }
