@@ -12,8 +12,12 @@ packages=(
   libspdlog-dev libfmt-dev               # structured logs
   libreadline-dev                        # line editing in the console client
   libgtest-dev libgmock-dev              # the test suite
-  nodejs npm                             # the third-party protocol test (the `ws` package)
 )
+# Node.js and npm run the third-party protocol test (the `ws` package). A
+# machine may already have them from elsewhere (nodesource's nodejs bundles
+# npm and conflicts with Debian's npm package): only install what is missing.
+command -v node >/dev/null 2>&1 || packages+=(nodejs)
+command -v npm >/dev/null 2>&1 || packages+=(npm)
 
 missing=()
 for p in "${packages[@]}"; do
