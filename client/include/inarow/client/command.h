@@ -1,0 +1,73 @@
+// What a person (or a script) types, parsed into a Command. Parsing is pure
+// and never throws: bad input gives a sentence saying what is wrong.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "inarow/engine/expected.h"
+#include "inarow/v1/inarow.pb.h"
+
+namespace inarow::client {
+
+namespace v1 = ::inarow::v1;
+
+// What `wait` waits for (script mode): the next stdin line is read only then.
+enum class WaitFor : std::uint8_t {
+  turn,   // my move in the current match, or the match is over
+  start,  // a match has started (after seek, create or join)
+  end,    // the current match is over
+  offer,  // the opponent offered a draw or asked for a takeback, or the match is over
+};
+
+struct Command {
+  enum class Kind : std::uint8_t {
+    help,
+    bot,     // play a server bot
+    seek,    // play a person the matchmaker finds
+    cancel,  // stop seeking
+    create,  // a private game; the answer is a code for a friend
+    join,    // a friend's private game by code
+    watch,   // spectate a match (id or number from `list`)
+    unwatch,
+    list,      // live matches
+    botmatch,  // two bots play; we watch
+    move,
+    resign,
+    draw,     // offer a draw, or accept the opponent's offer
+    undo,     // ask for a takeback, or accept the opponent's request
+    decline,  // decline a pending draw offer or takeback request
+    board,    // draw the board again
+    wait,
+    quit,
+  };
+  Kind kind = Kind::help;
+  std::string variant;  // canonical engine name
+  std::string level = "medium";
+  std::string level2 = "medium";
+  std::string code;  // join; watch: a match id or a list number
+  std::string move;  // in notation
+  v1::Side side = v1::SIDE_UNSPECIFIED;
+  std::int64_t initial_ms = 0;
+  std::int64_t increment_ms = 0;
+  bool rated = false;
+  WaitFor wait_for = WaitFor::turn;
+};
+
+// One line. Words that are not a command are a move ("b2", "4").
+expected<Command, std::string> parse_command(std::string_view line);
+
+// "5+3" (minutes + seconds, as in chess), "0.5+2", "90s+0", "untimed".
+expected<std::pair<std::int64_t, std::int64_t>, std::string> parse_time_control(
+    std::string_view text);
+
+// "ttt" -> "tictactoe", "c4" -> "connect4", "mnk:9,9,4" stays; checked by the engine.
+expected<std::string, std::string> canonical_variant(std::string_view text);
+
+bool is_bot_level(std::string_view word);
+
+// The help text: the menu outside a match, the match commands inside one.
+std::string help_text(bool in_match);
+
+}  // namespace inarow::client

@@ -1,0 +1,114 @@
+// The client's brain, without I/O: typed lines and server messages in,
+// protocol messages and printed text out (through Hooks). The program in
+// app.cpp owns the socket, the terminal and the timers and feeds this.
+//
+// Lines are queued and run one at a time. In script mode (standard input not
+// a terminal) a line runs only when the previous one is done: its request
+// answered, its `wait` condition met, the connection up and greeted. That is
+// what makes a script deterministic without sleeps.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "inarow/client/command.h"
+#include "inarow/client/match_view.h"
+#include "inarow/client/profile.h"
+#include "inarow/client/render.h"
+
+namespace inarow::client {
+
+struct ControllerOptions {
+  bool script = true;   // pace lines as described above
+  bool pretty = false;  // boards and sentences for a person; else the line format
+  Style style;
+  std::string url;   // for messages only
+  std::string name;  // --name: a new identity when it differs from the profile's
+};
+
+class Controller {
+ public:
+  struct Hooks {
+    std::function<void(v1::ClientMessage)> send;
+    std::function<void(const std::string&)> print;  // one or more whole lines
+    std::function<void()> quit;
+    std::function<void(const Profile&)> save_profile;
+  };
+
+  Controller(ControllerOptions options, Profile profile, Hooks hooks);
+
+  // The connection.
+  void on_connecting(int attempt);
+  void on_connected();
+  void on_disconnected(const std::string& reason);
+  void on_reconnect_scheduled(int attempt, std::chrono::milliseconds delay);
+  void on_message(const v1::ServerMessage& message, SteadyTime now);
+
+  // Input: a line typed or read; end of input.
+  void on_line(std::string line);
+  void on_eof();
+
+  // What the prompt says now (clocks included).
+  std::string prompt(SteadyTime now) const;
+  // A timed match is being shown: the prompt changes by itself.
+  bool clock_running() const;
+  bool greeted() const { return greeted_; }
+  const Profile& profile() const { return profile_; }
+
+ private:
+  void pump();
+  bool ready() const;
+  bool wait_met() const;
+  void run(const std::string& line);
+  void execute(const Command& c);
+  std::uint64_t send(v1::ClientMessage m, Command::Kind kind);
+  void send_hello();
+  void print(const std::string& text) const;
+  void say(const std::string& line_form, const std::string& pretty_form) const;
+  void client_error(const std::string& code, const std::string& message) const;
+
+  void on_welcome(const v1::ServerMessage& m);
+  void on_error(const v1::ServerMessage& m);
+  void on_ack(const v1::ServerMessage& m);
+  void on_match_state(const v1::ServerMessage& m, SteadyTime now);
+  void on_event(const v1::MatchEvent& e, SteadyTime now);
+  void on_match_list(const v1::MatchList& list);
+
+  MatchView* current();
+  const MatchView* current() const;
+  MatchView* seated_live_match();
+  std::string player_name(const MatchView& v, v1::Side s) const;
+  void show_board(const MatchView& v, SteadyTime now) const;
+  void show_turn(const MatchView& v) const;
+  std::string clocks_suffix(const MatchView& v, SteadyTime now) const;
+
+  ControllerOptions options_;
+  Profile profile_;
+  Hooks hooks_;
+
+  bool connected_ = false;
+  bool greeted_ = false;
+  bool quitting_ = false;
+  std::uint64_t next_request_ = 1;
+  std::uint64_t hello_request_ = 0;
+  std::uint64_t pending_ = 0;  // script mode: the request a line waits for
+  std::map<std::uint64_t, Command::Kind> requests_;
+  std::optional<WaitFor> wait_;
+  std::set<std::string> resuming_;                // matches whose state comes after welcome
+  std::deque<std::optional<std::string>> lines_;  // nullopt: end of input
+  bool seeking_ = false;
+
+  std::string player_id_;
+  std::map<std::string, MatchView> views_;
+  std::string current_;
+  std::vector<std::string> listed_;  // ids by number, from the last list
+};
+
+}  // namespace inarow::client

@@ -1,0 +1,62 @@
+// The client's mirror of one match: the server's MatchState kept current by
+// the events that follow it, plus an engine Game to draw the board. The
+// server's word is final: the Game only follows what the server reports.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "inarow/engine/game.h"
+#include "inarow/v1/inarow.pb.h"
+
+namespace inarow::client {
+
+namespace v1 = ::inarow::v1;
+using SteadyTime = std::chrono::steady_clock::time_point;
+
+class MatchView {
+ public:
+  // A view from the full state (started event, watch, resume).
+  MatchView(const v1::MatchState& state, SteadyTime now);
+
+  // Apply one event. False (and nothing changes) when its seq was seen already.
+  bool apply(const v1::MatchEvent& event, SteadyTime now);
+
+  const v1::MatchState& state() const { return state_; }
+  const std::string& id() const { return state_.match_id(); }
+  const Game& game() const { return game_; }
+  std::uint64_t last_seq() const { return state_.last_seq(); }
+  v1::Side your_side() const { return state_.your_side(); }
+  // The started event is the same for everyone; the seat comes from the ids.
+  void seat(const std::string& player_id);
+  bool seated() const { return your_side() != v1::SIDE_UNSPECIFIED; }
+  bool over() const { return state_.result() != v1::RESULT_UNSPECIFIED; }
+  bool my_turn() const { return seated() && !over() && state_.to_move() == your_side(); }
+  bool timed() const { return state_.time_control().initial_ms() > 0; }
+  const v1::PlayerInfo& player(v1::Side side) const {
+    return side == v1::SIDE_SECOND ? state_.second() : state_.first();
+  }
+  // The cells of the winning line, once there is one.
+  const std::vector<std::string>& winning_line() const { return winning_line_; }
+
+  // A side's clock as it stands now: the last report minus the time since,
+  // for the side whose clock runs.
+  std::int64_t clock_ms(v1::Side side, SteadyTime now) const;
+
+ private:
+  void rebuild_game();
+
+  v1::MatchState state_;
+  Game game_;
+  SteadyTime clocks_at_;
+  std::vector<std::string> winning_line_;
+};
+
+v1::Side opponent(v1::Side s);
+// "first", "second", "-".
+const char* side_word(v1::Side s);
+
+}  // namespace inarow::client

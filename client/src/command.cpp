@@ -1,0 +1,234 @@
+#include "inarow/client/command.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <vector>
+
+#include "inarow/engine/variant.h"
+
+namespace inarow::client {
+
+namespace {
+
+constexpr std::array<std::string_view, 6> kLevels = {"beginner", "easy",   "medium",
+                                                     "hard",     "expert", "master"};
+
+std::vector<std::string> split_words(std::string_view line) {
+  std::vector<std::string> words;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i])))
+      ++i;
+    std::size_t j = i;
+    while (j < line.size() && !std::isspace(static_cast<unsigned char>(line[j])))
+      ++j;
+    if (j > i) words.emplace_back(line.substr(i, j - i));
+    i = j;
+  }
+  return words;
+}
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+// A non-negative decimal number ("5", "0.5").
+bool parse_number(std::string_view text, double& out) {
+  if (text.empty()) return false;
+  std::string s(text);
+  char* end = nullptr;
+  out = std::strtod(s.c_str(), &end);
+  return end == s.c_str() + s.size() && std::isfinite(out) && out >= 0;
+}
+
+// The options after a variant: level, side, time control, `rated`.
+expected<void, std::string> parse_options(const std::vector<std::string>& words, std::size_t from,
+                                          Command& c, int levels_wanted) {
+  int levels_seen = 0;
+  for (std::size_t i = from; i < words.size(); ++i) {
+    const std::string w = lower(words[i]);
+    if (is_bot_level(w) && levels_seen < levels_wanted) {
+      (levels_seen == 0 ? c.level : c.level2) = w;
+      ++levels_seen;
+    } else if (w == "first" || w == "x" || w == "black" || w == "red") {
+      c.side = v1::SIDE_FIRST;
+    } else if (w == "second" || w == "o" || w == "white" || w == "yellow") {
+      c.side = v1::SIDE_SECOND;
+    } else if (w == "rated") {
+      c.rated = true;
+    } else if (w == "untimed") {
+      c.initial_ms = c.increment_ms = 0;
+    } else if (w == "time" || w == "tc") {
+      if (i + 1 >= words.size()) return unexpected(std::string("time wants a value like 5+3"));
+      auto tc = parse_time_control(words[++i]);
+      if (!tc) return unexpected(tc.error());
+      c.initial_ms = tc->first;
+      c.increment_ms = tc->second;
+    } else if (w.find('+') != std::string::npos) {
+      auto tc = parse_time_control(w);
+      if (!tc) return unexpected(tc.error());
+      c.initial_ms = tc->first;
+      c.increment_ms = tc->second;
+    } else if (levels_wanted > 0 && levels_seen >= levels_wanted && is_bot_level(w)) {
+      return unexpected("one level too many: " + words[i]);
+    } else {
+      return unexpected("what is \"" + words[i] + "\"? (type help)");
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+bool is_bot_level(std::string_view word) {
+  return std::find(kLevels.begin(), kLevels.end(), word) != kLevels.end();
+}
+
+expected<std::pair<std::int64_t, std::int64_t>, std::string> parse_time_control(
+    std::string_view text) {
+  if (text == "untimed" || text == "none" || text == "-")
+    return std::pair<std::int64_t, std::int64_t>{0, 0};
+  const auto plus = text.find('+');
+  std::string_view base = text.substr(0, plus);
+  std::string_view inc =
+      plus == std::string_view::npos ? std::string_view("0") : text.substr(plus + 1);
+  double base_unit = 60'000;  // minutes by default
+  if (!base.empty() && base.back() == 's') {
+    base_unit = 1000;
+    base.remove_suffix(1);
+  } else if (!base.empty() && base.back() == 'm') {
+    base.remove_suffix(1);
+  }
+  if (!inc.empty() && inc.back() == 's') inc.remove_suffix(1);
+  double b = 0;
+  double i = 0;
+  if (!parse_number(base, b) || !parse_number(inc, i)) {
+    return unexpected("bad time control \"" + std::string(text) +
+                      "\": use minutes+seconds, e.g. 5+3, 0.5+2 or 90s+1");
+  }
+  const auto initial = static_cast<std::int64_t>(std::llround(b * base_unit));
+  const auto increment = static_cast<std::int64_t>(std::llround(i * 1000));
+  if (initial == 0 && increment > 0) {
+    return unexpected(std::string("a time control needs some initial time"));
+  }
+  return std::pair<std::int64_t, std::int64_t>{initial, increment};
+}
+
+expected<std::string, std::string> canonical_variant(std::string_view text) {
+  std::string name = lower(std::string(text));
+  if (name == "ttt" || name == "tic-tac-toe" || name == "tictactoe") name = "tictactoe";
+  if (name == "c4" || name == "connect-four" || name == "connectfour") name = "connect4";
+  if (name == "five" || name == "gomoku") name = "gomoku";
+  auto v = Variant::parse(name);
+  if (!v) return unexpected(v.error().message);
+  return v->name;
+}
+
+expected<Command, std::string> parse_command(std::string_view line) {
+  const auto words = split_words(line);
+  Command c;
+  if (words.empty()) return unexpected(std::string("empty line"));
+  const std::string verb = lower(words[0]);
+  using K = Command::Kind;
+
+  auto no_args = [&](K kind) -> expected<Command, std::string> {
+    if (words.size() > 1) return unexpected(verb + " takes no arguments");
+    c.kind = kind;
+    return c;
+  };
+  auto with_variant = [&](K kind, int levels) -> expected<Command, std::string> {
+    c.kind = kind;
+    if (words.size() < 2)
+      return unexpected(verb +
+                        " wants a variant: tictactoe, connect4, gomoku or mnk:M,N,K[,gravity]");
+    auto v = canonical_variant(words[1]);
+    if (!v) return unexpected(v.error());
+    c.variant = *v;
+    if (auto ok = parse_options(words, 2, c, levels); !ok) return unexpected(ok.error());
+    return c;
+  };
+
+  if (verb == "help" || verb == "?" || verb == "menu") return no_args(K::help);
+  if (verb == "bot" || verb == "play") return with_variant(K::bot, 1);
+  if (verb == "seek") return with_variant(K::seek, 0);
+  if (verb == "cancel") return no_args(K::cancel);
+  if (verb == "create" || verb == "private") return with_variant(K::create, 0);
+  if (verb == "botmatch") return with_variant(K::botmatch, 2);
+  if (verb == "join") {
+    if (words.size() != 2) return unexpected(std::string("join wants the game's code"));
+    c.kind = K::join;
+    c.code = words[1];
+    return c;
+  }
+  if (verb == "watch") {
+    if (words.size() != 2)
+      return unexpected(std::string("watch wants a match id or its number in list"));
+    c.kind = K::watch;
+    c.code = words[1];
+    return c;
+  }
+  if (verb == "unwatch" || verb == "leave") return no_args(K::unwatch);
+  if (verb == "list" || verb == "matches" || verb == "ls") return no_args(K::list);
+  if (verb == "resign") return no_args(K::resign);
+  if (verb == "draw") return no_args(K::draw);
+  if (verb == "undo" || verb == "takeback") return no_args(K::undo);
+  if (verb == "decline" || verb == "no") return no_args(K::decline);
+  if (verb == "board" || verb == "show") return no_args(K::board);
+  if (verb == "quit" || verb == "exit" || verb == "bye") return no_args(K::quit);
+  if (verb == "wait") {
+    c.kind = K::wait;
+    if (words.size() > 2) return unexpected(std::string("wait [turn|start|end|offer]"));
+    const std::string what = words.size() == 2 ? lower(words[1]) : "turn";
+    if (what == "turn")
+      c.wait_for = WaitFor::turn;
+    else if (what == "start")
+      c.wait_for = WaitFor::start;
+    else if (what == "end")
+      c.wait_for = WaitFor::end;
+    else if (what == "offer")
+      c.wait_for = WaitFor::offer;
+    else
+      return unexpected("wait for what? \"" + words[1] + "\": turn, start, end or offer");
+    return c;
+  }
+  if (words.size() != 1) return unexpected("unknown command \"" + words[0] + "\" (type help)");
+  c.kind = K::move;
+  c.move = lower(words[0]);
+  return c;
+}
+
+std::string help_text(bool in_match) {
+  std::string s;
+  if (in_match) {
+    s += "In a match:\n"
+         "  b2 / 4          a move: column letter and row (a1 is bottom-left); connect four: a "
+         "column number\n"
+         "  resign          give up\n"
+         "  draw            offer a draw, or accept the one offered\n"
+         "  undo            ask to take back your last move, or accept the opponent's request\n"
+         "  decline         decline a draw offer or takeback request\n"
+         "  board           draw the board again\n"
+         "  leave           stop watching (as a spectator)\n";
+  }
+  s += "Games (variants: tictactoe, connect4, gomoku, mnk:M,N,K[,gravity]; time: 5+3 = 5 min + 3 "
+       "s/move):\n"
+       "  bot VARIANT [LEVEL] [first|second] [time 5+3]   play a bot (beginner easy medium hard "
+       "expert master)\n"
+       "  seek VARIANT [time 5+3]                          play a person; `cancel` stops seeking\n"
+       "  create VARIANT [first|second] [rated] [time 5+3] a private game: give the code to a "
+       "friend\n"
+       "  join CODE                                        join a friend's private game\n"
+       "  list                                             live matches\n"
+       "  watch ID|N                                       watch a match (N: its number in list)\n"
+       "  botmatch VARIANT LEVEL LEVEL [time 1+0]          two bots play, you watch\n"
+       "  wait [turn|start|end|offer]                      (scripts) read the next line only then\n"
+       "  help, quit\n";
+  return s;
+}
+
+}  // namespace inarow::client

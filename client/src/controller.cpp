@@ -1,0 +1,722 @@
+#include "inarow/client/controller.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace inarow::client {
+
+namespace {
+
+std::string yes_no(bool b) {
+  return b ? "yes" : "no";
+}
+
+std::string join(const google::protobuf::RepeatedPtrField<std::string>& items, const char* sep) {
+  std::string out;
+  for (const auto& s : items) {
+    if (!out.empty()) out += sep;
+    out += s;
+  }
+  return out.empty() ? "-" : out;
+}
+
+std::string fixed1(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", x);
+  return buf;
+}
+
+std::string signed1(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%+.1f", x);
+  return buf;
+}
+
+}  // namespace
+
+Controller::Controller(ControllerOptions options, Profile profile, Hooks hooks)
+    : options_(std::move(options)), profile_(std::move(profile)), hooks_(std::move(hooks)) {
+  if (!options_.name.empty() && options_.name != profile_.name) {
+    // A different name is a different player: start a new identity.
+    profile_.name = options_.name;
+    profile_.token.clear();
+  }
+  if (profile_.name.empty()) {
+    const char* user = std::getenv("USER");
+    profile_.name = user && *user ? user : "player";
+  }
+}
+
+// ---------------------------------------------------------------- output
+
+void Controller::print(const std::string& text) const {
+  hooks_.print(text);
+}
+
+void Controller::say(const std::string& line_form, const std::string& pretty_form) const {
+  print((options_.pretty ? pretty_form : line_form) + "\n");
+}
+
+void Controller::client_error(const std::string& code, const std::string& message) const {
+  say("error code=" + code + " message=" + quote(message),
+      paint("! " + message, sgr::bad, options_.style));
+}
+
+std::string Controller::player_name(const MatchView& v, v1::Side s) const {
+  const auto& p = v.player(s);
+  return p.name().empty() ? p.id() : p.name();
+}
+
+std::string Controller::clocks_suffix(const MatchView& v, SteadyTime now) const {
+  if (!v.timed()) return "";
+  return " first-ms=" + std::to_string(v.clock_ms(v1::SIDE_FIRST, now)) +
+         " second-ms=" + std::to_string(v.clock_ms(v1::SIDE_SECOND, now));
+}
+
+void Controller::show_board(const MatchView& v, SteadyTime now) const {
+  if (!options_.pretty) {
+    std::string out;
+    std::string board = render_board(v, Style{});
+    std::size_t start = 0;
+    while (start < board.size()) {
+      const auto end = board.find('\n', start);
+      out += "board " + board.substr(start, end - start) + "\n";
+      start = end == std::string::npos ? board.size() : end + 1;
+    }
+    print(out);
+    return;
+  }
+  const Style& st = options_.style;
+  std::string out = "\n" + render_board(v, st);
+  auto who = [&](v1::Side s) {
+    std::string label = paint(stone(s), s == v1::SIDE_FIRST ? sgr::first : sgr::second, st) + " " +
+                        player_name(v, s);
+    if (v.your_side() == s) label += " (you)";
+    if (v.timed()) label += "  " + format_clock(v.clock_ms(s, now));
+    if (!v.over() && v.state().to_move() == s) label = paint(label, sgr::bold, st) + " <";
+    return label;
+  };
+  out += who(v1::SIDE_FIRST) + "    " + who(v1::SIDE_SECOND) + "\n";
+  print(out);
+}
+
+void Controller::show_turn(const MatchView& v) const {
+  if (v.over()) return;
+  const v1::Side s = v.state().to_move();
+  say("turn match=" + v.id() + " side=" + side_word(s) + " you=" + yes_no(v.my_turn()),
+      v.my_turn() ? paint("Your move.", sgr::good, options_.style)
+                  : player_name(v, s) + " to move.");
+}
+
+// ---------------------------------------------------------------- connection
+
+void Controller::on_connecting(int attempt) {
+  if (attempt == 0) say("connecting url=" + options_.url, "Connecting to " + options_.url + " ...");
+}
+
+void Controller::on_connected() {
+  connected_ = true;
+  say("connected url=" + options_.url, "Connected.");
+  send_hello();
+}
+
+void Controller::send_hello() {
+  v1::ClientMessage m;
+  auto* h = m.mutable_hello();
+  h->set_protocol_version(v1::PROTOCOL_VERSION_CURRENT);
+  h->set_name(profile_.name);
+  if (!profile_.token.empty()) {
+    h->set_token(profile_.token);
+    for (const auto& [id, v] : views_) {
+      if (v.seated() && !v.over()) {
+        auto* c = h->add_resume();
+        c->set_match_id(id);
+        c->set_last_seq(v.last_seq());
+      }
+    }
+  }
+  m.set_request_id(next_request_++);
+  hello_request_ = m.request_id();
+  hooks_.send(std::move(m));
+}
+
+void Controller::on_disconnected(const std::string& reason) {
+  const bool was = connected_;
+  connected_ = false;
+  greeted_ = false;
+  pending_ = 0;
+  requests_.clear();
+  resuming_.clear();
+  if (quitting_) return;
+  if (was) {
+    say("disconnected reason=" + quote(reason),
+        paint("Connection lost (" + reason + ").", sgr::bad, options_.style));
+  }
+}
+
+void Controller::on_reconnect_scheduled(int attempt, std::chrono::milliseconds delay) {
+  if (quitting_) return;
+  say("reconnecting attempt=" + std::to_string(attempt) +
+          " delay-ms=" + std::to_string(delay.count()),
+      paint("Reconnecting in " + fixed1(static_cast<double>(delay.count()) / 1000.0) +
+                " s (attempt " + std::to_string(attempt) + ")...",
+            sgr::note, options_.style));
+}
+
+// ---------------------------------------------------------------- messages
+
+void Controller::on_message(const v1::ServerMessage& m, SteadyTime now) {
+  switch (m.body_case()) {
+    case v1::ServerMessage::kWelcome:
+      on_welcome(m);
+      break;
+    case v1::ServerMessage::kError:
+      on_error(m);
+      break;
+    case v1::ServerMessage::kAck:
+      on_ack(m);
+      break;
+    case v1::ServerMessage::kMatchState:
+      on_match_state(m, now);
+      break;
+    case v1::ServerMessage::kEvent:
+      on_event(m.event(), now);
+      break;
+    case v1::ServerMessage::kMatchList:
+      on_match_list(m.match_list());
+      break;
+    case v1::ServerMessage::kBye:
+      say("bye reason=" + quote(m.bye().reason()),
+          paint("The server is going away: " + m.bye().reason(), sgr::note, options_.style));
+      break;
+    default:
+      break;
+  }
+  if (m.request_id() != 0 && m.request_id() == pending_ &&
+      m.body_case() != v1::ServerMessage::kEvent) {
+    pending_ = 0;
+  }
+  if (m.request_id() != 0) requests_.erase(m.request_id());
+  pump();
+}
+
+void Controller::on_welcome(const v1::ServerMessage& m) {
+  const auto& w = m.welcome();
+  greeted_ = true;
+  player_id_ = w.player_id();
+  profile_.name = w.name();
+  if (!w.token().empty()) profile_.token = w.token();
+  hooks_.save_profile(profile_);
+  for (const auto& id : w.matches())
+    resuming_.insert(id);
+  say("welcome player=" + w.player_id() + " name=" + quote(w.name()) +
+          " resumed=" + yes_no(w.resumed()) + " matches=" + std::to_string(w.matches_size()),
+      std::string(w.resumed() ? "Welcome back, " : "Welcome, ") +
+          paint(w.name(), sgr::bold, options_.style) + "." +
+          (w.matches_size() > 0 ? " Resuming your game..." : " Type help for the commands."));
+  // Spectated matches come back by watching again, from the last event seen.
+  for (const auto& [id, v] : views_) {
+    if (!v.seated() && !v.over() && id == current_) {
+      v1::ClientMessage wm;
+      wm.mutable_watch()->set_match_id(id);
+      wm.mutable_watch()->set_after_seq(v.last_seq());
+      resuming_.insert(id);
+      send(std::move(wm), Command::Kind::watch);
+    }
+  }
+}
+
+void Controller::on_error(const v1::ServerMessage& m) {
+  const auto& e = m.error();
+  if (m.request_id() == hello_request_ && e.code() == v1::ERROR_BAD_TOKEN) {
+    // The server does not know our token (a new server?): be a new player.
+    say("note message=" + quote("token unknown to the server; new identity"),
+        paint("The server does not know this player any more; starting afresh as " + profile_.name +
+                  ".",
+              sgr::note, options_.style));
+    profile_.token.clear();
+    send_hello();
+    return;
+  }
+  if (requests_.count(m.request_id()) && requests_[m.request_id()] == Command::Kind::seek) {
+    seeking_ = false;
+  }
+  say("error code=" + error_word(e.code()) + " message=" + quote(e.message()) +
+          (e.match_id().empty() ? "" : " match=" + e.match_id()),
+      paint("! " + e.message(), sgr::bad, options_.style));
+}
+
+void Controller::on_ack(const v1::ServerMessage& m) {
+  const auto it = requests_.find(m.request_id());
+  if (it == requests_.end()) return;
+  const auto& a = m.ack();
+  switch (it->second) {
+    case Command::Kind::create:
+      say("private code=" + quote(a.code()),
+          "Private game created. Your friend joins with: " +
+              paint("join " + a.code(), sgr::bold, options_.style));
+      break;
+    case Command::Kind::seek:
+      say("seeking", "Looking for an opponent... (cancel to stop)");
+      break;
+    case Command::Kind::cancel:
+      seeking_ = false;
+      say("seek-cancelled", "No longer seeking.");
+      break;
+    case Command::Kind::unwatch:
+      say("unwatched match=" + a.match_id(), "Stopped watching.");
+      break;
+    default:
+      break;
+  }
+}
+
+void Controller::on_match_state(const v1::ServerMessage& m, SteadyTime now) {
+  const auto& s = m.match_state();
+  auto [it, fresh] = views_.try_emplace(s.match_id(), s, now);
+  if (!fresh) it->second = MatchView(s, now);
+  MatchView& v = it->second;
+  const bool resumed = resuming_.erase(s.match_id()) > 0;
+  // A state we asked for, or our own live match, becomes the one shown.
+  if (m.request_id() != 0 || (v.seated() && !v.over()) || current() == nullptr) current_ = v.id();
+  say("state match=" + v.id() + " variant=" + s.variant() +
+          " kind=" + std::string(kind_word(s.kind())) + " seq=" + std::to_string(s.last_seq()) +
+          " ply=" + std::to_string(s.moves_size()) + " to-move=" + side_word(s.to_move()) +
+          " you=" + side_word(s.your_side()) + " result=" + std::string(result_word(s.result())) +
+          " first=" + quote(player_name(v, v1::SIDE_FIRST)) +
+          " second=" + quote(player_name(v, v1::SIDE_SECOND)) + " moves=" + join(s.moves(), ",") +
+          clocks_suffix(v, now),
+      std::string(resumed ? "Back in the game " : "Watching ") +
+          paint(s.variant(), sgr::bold, options_.style) + ": " + player_name(v, v1::SIDE_FIRST) +
+          " vs " + player_name(v, v1::SIDE_SECOND) + ", " + format_time_control(s.time_control()) +
+          ".");
+  if (options_.pretty) show_board(v, now);
+  if (v.over()) {
+    say("ended match=" + v.id() + " result=" + std::string(result_word(s.result())) +
+            " reason=" + std::string(reason_word(s.end_reason())) + " you=-",
+        "This match is over: " + std::string(result_word(s.result())) + ".");
+  } else {
+    show_turn(v);
+  }
+}
+
+void Controller::on_event(const v1::MatchEvent& e, SteadyTime now) {
+  auto it = views_.find(e.match_id());
+  if (it == views_.end()) {
+    if (!e.has_started()) return;  // not a match we follow
+    it = views_.try_emplace(e.match_id(), e.started().state(), now).first;
+    it->second.apply(e, now);
+    it->second.seat(player_id_);
+  } else if (!it->second.apply(e, now)) {
+    return;  // seen already (a replay after a resume)
+  }
+  MatchView& v = it->second;
+  const auto& st = options_.style;
+  const std::string id = " match=" + v.id();
+  auto by = [&](v1::Side s) { return v.your_side() == s ? std::string("You") : player_name(v, s); };
+  switch (e.kind_case()) {
+    case v1::MatchEvent::kStarted: {
+      v.seat(player_id_);
+      const auto& s = v.state();
+      current_ = v.id();
+      seeking_ = false;
+      say("started" + id + " variant=" + s.variant() + " kind=" + std::string(kind_word(s.kind())) +
+              " rated=" + yes_no(s.rated()) + " time=" + format_time_control(s.time_control()) +
+              " first=" + quote(player_name(v, v1::SIDE_FIRST)) + " second=" +
+              quote(player_name(v, v1::SIDE_SECOND)) + " you=" + side_word(v.your_side()),
+          "New " + paint(s.variant(), sgr::bold, st) + " match (" +
+              std::string(kind_word(s.kind())) + (s.rated() ? ", rated" : "") + ", " +
+              format_time_control(s.time_control()) + "): " + paint("X", sgr::first, st) + " " +
+              player_name(v, v1::SIDE_FIRST) + " vs " + paint("O", sgr::second, st) + " " +
+              player_name(v, v1::SIDE_SECOND) +
+              (v.seated() ? std::string(". You play ") + stone(v.your_side()) + "." : "."));
+      if (options_.pretty) show_board(v, now);
+      show_turn(v);
+      break;
+    }
+    case v1::MatchEvent::kMoveMade: {
+      const auto& mm = e.move_made();
+      say("move" + id + " seq=" + std::to_string(e.seq()) + " ply=" + std::to_string(mm.ply()) +
+              " side=" + side_word(mm.side()) + " move=" + mm.move() + clocks_suffix(v, now),
+          "");
+      if (options_.pretty) {
+        show_board(v, now);
+        print(by(mm.side()) + " played " + paint(mm.move(), sgr::bold, st) + ".\n");
+      }
+      show_turn(v);
+      break;
+    }
+    case v1::MatchEvent::kDrawOffered: {
+      const v1::Side s = e.draw_offered().by();
+      say("draw-offered" + id + " by=" + side_word(s),
+          v.your_side() == s ? "You offered a draw."
+                             : paint(by(s) + " offers a draw: `draw` accepts, `decline` declines.",
+                                     sgr::note, st));
+      break;
+    }
+    case v1::MatchEvent::kDrawDeclined:
+      say("draw-declined" + id + " by=" + side_word(e.draw_declined().by()),
+          by(e.draw_declined().by()) + " declined the draw.");
+      break;
+    case v1::MatchEvent::kTakebackRequested: {
+      const v1::Side s = e.takeback_requested().by();
+      say("takeback-requested" + id + " by=" + side_word(s),
+          v.your_side() == s
+              ? "You asked to take back your last move."
+              : paint(by(s) + " asks to take back a move: `undo` accepts, `decline` declines.",
+                      sgr::note, st));
+      break;
+    }
+    case v1::MatchEvent::kTakebackDeclined:
+      say("takeback-declined" + id + " by=" + side_word(e.takeback_declined().by()),
+          by(e.takeback_declined().by()) + " declined the takeback.");
+      break;
+    case v1::MatchEvent::kTakebackDone:
+      say("takeback-done" + id + " undone=" + std::to_string(e.takeback_done().undone()) +
+              " moves=" + join(e.takeback_done().moves(), ","),
+          "Took back " + std::to_string(e.takeback_done().undone()) + " move(s).");
+      if (options_.pretty) show_board(v, now);
+      show_turn(v);
+      break;
+    case v1::MatchEvent::kPresence: {
+      const auto& p = e.presence();
+      if (v.your_side() == p.side()) break;
+      say("presence" + id + " side=" + side_word(p.side()) + " connected=" + yes_no(p.connected()),
+          paint(player_name(v, p.side()) + (p.connected() ? " is back." : " lost the connection."),
+                sgr::note, st));
+      break;
+    }
+    case v1::MatchEvent::kEnded: {
+      const auto& en = e.ended();
+      std::string you = "-";
+      std::string verdict;
+      if (v.seated()) {
+        const bool first = v.your_side() == v1::SIDE_FIRST;
+        if (en.result() == v1::RESULT_DRAW)
+          you = "drew", verdict = "a draw";
+        else if (en.result() == v1::RESULT_ABORTED)
+          you = "-", verdict = "aborted";
+        else if ((en.result() == v1::RESULT_FIRST_WINS) == first)
+          you = "won", verdict = "you won";
+        else
+          you = "lost", verdict = "you lost";
+      } else {
+        verdict = en.result() == v1::RESULT_DRAW          ? "a draw"
+                  : en.result() == v1::RESULT_FIRST_WINS  ? player_name(v, v1::SIDE_FIRST) + " won"
+                  : en.result() == v1::RESULT_SECOND_WINS ? player_name(v, v1::SIDE_SECOND) + " won"
+                                                          : "aborted";
+      }
+      if (options_.pretty) show_board(v, now);
+      say("ended" + id + " result=" + std::string(result_word(en.result())) +
+              " reason=" + std::string(reason_word(en.reason())) + " you=" + you +
+              " line=" + join(en.winning_line(), ","),
+          paint("Game over: " + verdict + " (" + std::string(reason_word(en.reason())) +
+                    (en.winning_line_size() ? " " + join(en.winning_line(), " ") : "") + ").",
+                you == "won" ? sgr::good : (you == "lost" ? sgr::bad : sgr::bold), st));
+      for (const auto& r : en.ratings()) {
+        std::string name = r.player_id();
+        for (v1::Side s : {v1::SIDE_FIRST, v1::SIDE_SECOND}) {
+          if (v.player(s).id() == r.player_id()) name = player_name(v, s);
+        }
+        const double change = r.after().rating() - r.before().rating();
+        say("rating" + id + " player=" + r.player_id() + " name=" + quote(name) +
+                " before=" + fixed1(r.before().rating()) + " after=" + fixed1(r.after().rating()) +
+                " change=" + signed1(change),
+            "  " + name + ": " + std::to_string(std::lround(r.before().rating())) + " -> " +
+                std::to_string(std::lround(r.after().rating())) + " (" +
+                paint(signed1(change), change >= 0 ? sgr::good : sgr::bad, st) + ")");
+      }
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+void Controller::on_match_list(const v1::MatchList& list) {
+  listed_.clear();
+  say("matches count=" + std::to_string(list.matches_size()),
+      list.matches_size() == 0 ? "No live matches." : "Live matches (watch N):");
+  for (const auto& s : list.matches()) {
+    listed_.push_back(s.match_id());
+    const std::string n = std::to_string(listed_.size());
+    const std::string first = s.first().name().empty() ? s.first().id() : s.first().name();
+    const std::string second = s.second().name().empty() ? s.second().id() : s.second().name();
+    say("match n=" + n + " id=" + s.match_id() + " variant=" + s.variant() +
+            " kind=" + std::string(kind_word(s.kind())) + " first=" + quote(first) +
+            " second=" + quote(second) + " ply=" + std::to_string(s.ply()) +
+            " spectators=" + std::to_string(s.spectators()),
+        "  " + n + ". " + s.variant() + "  " + first + " vs " + second + "  (" +
+            std::string(kind_word(s.kind())) + ", move " + std::to_string(s.ply()) + ", " +
+            std::to_string(s.spectators()) + " watching)  " + s.match_id());
+  }
+}
+
+// ---------------------------------------------------------------- input
+
+void Controller::on_line(std::string line) {
+  lines_.emplace_back(std::move(line));
+  pump();
+}
+
+void Controller::on_eof() {
+  lines_.emplace_back(std::nullopt);
+  pump();
+}
+
+bool Controller::wait_met() const {
+  if (!wait_) return true;
+  const MatchView* v = current();
+  switch (*wait_) {
+    case WaitFor::turn:
+      return v && (v->my_turn() || v->over());
+    case WaitFor::start:
+      return v && !v->over() && !seeking_;
+    case WaitFor::end:
+      return !v || v->over();
+    case WaitFor::offer:
+      return v && (v->over() ||
+                   (v->state().draw_offered_by() != v1::SIDE_UNSPECIFIED &&
+                    v->state().draw_offered_by() != v->your_side()) ||
+                   (v->state().takeback_requested_by() != v1::SIDE_UNSPECIFIED &&
+                    v->state().takeback_requested_by() != v->your_side()));
+  }
+  return true;
+}
+
+bool Controller::ready() const {
+  if (quitting_) return false;
+  if (!greeted_ || !resuming_.empty()) return false;
+  if (!options_.script) return true;
+  return pending_ == 0 && wait_met();
+}
+
+void Controller::pump() {
+  if (wait_ && wait_met()) wait_.reset();
+  while (!lines_.empty()) {
+    // A person's Ctrl-D quits at once; a script's end of input waits its turn.
+    const bool eof = !lines_.front().has_value();
+    if (!ready() && !(eof && !options_.script)) return;
+    auto line = std::move(lines_.front());
+    lines_.pop_front();
+    if (!line) {
+      quitting_ = true;
+      hooks_.quit();
+      return;
+    }
+    run(*line);
+    if (wait_ && wait_met()) wait_.reset();
+  }
+}
+
+void Controller::run(const std::string& line) {
+  if (line.find_first_not_of(" \t\r") == std::string::npos) return;
+  if (line[line.find_first_not_of(" \t")] == '#') return;  // comments in scripts
+  auto c = parse_command(line);
+  if (!c) {
+    client_error("BAD_COMMAND", c.error());
+    return;
+  }
+  execute(*c);
+}
+
+MatchView* Controller::current() {
+  auto it = views_.find(current_);
+  return it == views_.end() ? nullptr : &it->second;
+}
+
+const MatchView* Controller::current() const {
+  auto it = views_.find(current_);
+  return it == views_.end() ? nullptr : &it->second;
+}
+
+std::uint64_t Controller::send(v1::ClientMessage m, Command::Kind kind) {
+  m.set_request_id(next_request_++);
+  requests_[m.request_id()] = kind;
+  pending_ = m.request_id();
+  hooks_.send(std::move(m));
+  return pending_;
+}
+
+void Controller::execute(const Command& c) {
+  using K = Command::Kind;
+  MatchView* v = current();
+  const bool live_seat = v && v->seated() && !v->over();
+  auto tc = [&](v1::TimeControl* t) {
+    t->set_initial_ms(c.initial_ms);
+    t->set_increment_ms(c.increment_ms);
+  };
+  auto need_seat = [&]() {
+    if (live_seat) return true;
+    client_error("NO_MATCH",
+                 v && v->seated() ? "this match is over" : "you are not playing a match");
+    return false;
+  };
+  v1::ClientMessage m;
+  switch (c.kind) {
+    case K::help:
+      print(help_text(live_seat));
+      return;
+    case K::bot: {
+      auto* b = m.mutable_play_bot();
+      b->set_variant(c.variant);
+      b->set_level(c.level);
+      b->set_side(c.side);
+      tc(b->mutable_time_control());
+      send(std::move(m), c.kind);
+      return;
+    }
+    case K::seek:
+      m.mutable_seek()->set_variant(c.variant);
+      tc(m.mutable_seek()->mutable_time_control());
+      seeking_ = true;
+      send(std::move(m), c.kind);
+      return;
+    case K::cancel:
+      m.mutable_cancel_seek();
+      send(std::move(m), c.kind);
+      return;
+    case K::create: {
+      auto* p = m.mutable_create_private();
+      p->set_variant(c.variant);
+      p->set_side(c.side);
+      p->set_rated(c.rated);
+      tc(p->mutable_time_control());
+      seeking_ = true;  // `wait start` waits for the friend
+      send(std::move(m), c.kind);
+      return;
+    }
+    case K::join:
+      m.mutable_join_private()->set_code(c.code);
+      send(std::move(m), c.kind);
+      return;
+    case K::watch: {
+      std::string id = c.code;
+      char* end = nullptr;
+      const long n = std::strtol(id.c_str(), &end, 10);
+      if (end && *end == '\0' && !id.empty()) {
+        if (n < 1 || static_cast<std::size_t>(n) > listed_.size()) {
+          client_error("BAD_COMMAND", "no match number " + id + " in the last list");
+          return;
+        }
+        id = listed_[static_cast<std::size_t>(n - 1)];
+      }
+      m.mutable_watch()->set_match_id(id);
+      send(std::move(m), c.kind);
+      return;
+    }
+    case K::unwatch:
+      if (!v || v->seated()) {
+        client_error("NO_MATCH", "you are not watching a match");
+        return;
+      }
+      m.mutable_unwatch()->set_match_id(v->id());
+      current_.clear();
+      send(std::move(m), c.kind);
+      return;
+    case K::list:
+      m.mutable_list_matches();
+      send(std::move(m), c.kind);
+      return;
+    case K::botmatch: {
+      auto* b = m.mutable_start_bot_match();
+      b->set_variant(c.variant);
+      b->set_first_level(c.level);
+      b->set_second_level(c.level2);
+      tc(b->mutable_time_control());
+      send(std::move(m), c.kind);
+      return;
+    }
+    case K::move:
+      if (!need_seat()) return;
+      m.mutable_move()->set_match_id(v->id());
+      m.mutable_move()->set_move(c.move);
+      send(std::move(m), c.kind);
+      return;
+    case K::resign:
+      if (!need_seat()) return;
+      m.mutable_resign()->set_match_id(v->id());
+      send(std::move(m), c.kind);
+      return;
+    case K::draw: {
+      if (!need_seat()) return;
+      const v1::Side offered = v->state().draw_offered_by();
+      if (offered != v1::SIDE_UNSPECIFIED && offered != v->your_side()) {
+        m.mutable_answer_draw()->set_match_id(v->id());
+        m.mutable_answer_draw()->set_accept(true);
+      } else {
+        m.mutable_offer_draw()->set_match_id(v->id());
+      }
+      send(std::move(m), c.kind);
+      return;
+    }
+    case K::undo: {
+      if (!need_seat()) return;
+      const v1::Side asked = v->state().takeback_requested_by();
+      if (asked != v1::SIDE_UNSPECIFIED && asked != v->your_side()) {
+        m.mutable_answer_takeback()->set_match_id(v->id());
+        m.mutable_answer_takeback()->set_accept(true);
+      } else {
+        m.mutable_request_takeback()->set_match_id(v->id());
+      }
+      send(std::move(m), c.kind);
+      return;
+    }
+    case K::decline: {
+      if (!need_seat()) return;
+      const auto& s = v->state();
+      if (s.draw_offered_by() != v1::SIDE_UNSPECIFIED && s.draw_offered_by() != s.your_side()) {
+        m.mutable_answer_draw()->set_match_id(v->id());
+        m.mutable_answer_draw()->set_accept(false);
+      } else if (s.takeback_requested_by() != v1::SIDE_UNSPECIFIED &&
+                 s.takeback_requested_by() != s.your_side()) {
+        m.mutable_answer_takeback()->set_match_id(v->id());
+        m.mutable_answer_takeback()->set_accept(false);
+      } else {
+        client_error("NO_OFFER", "nothing to decline");
+        return;
+      }
+      send(std::move(m), c.kind);
+      return;
+    }
+    case K::board:
+      if (!v) {
+        client_error("NO_MATCH", "no match to show");
+        return;
+      }
+      show_board(*v, std::chrono::steady_clock::now());
+      if (!options_.pretty) show_turn(*v);
+      return;
+    case K::wait:
+      wait_ = c.wait_for;
+      return;
+    case K::quit:
+      quitting_ = true;
+      hooks_.quit();
+      return;
+  }
+}
+
+// ---------------------------------------------------------------- prompt
+
+bool Controller::clock_running() const {
+  const MatchView* v = current();
+  return v && v->timed() && !v->over() && v->state().clocks().running() != v1::SIDE_UNSPECIFIED;
+}
+
+std::string Controller::prompt(SteadyTime now) const {
+  if (!connected_ || !greeted_) return "(offline) inarow> ";
+  const MatchView* v = current();
+  if (!v || v->over()) return seeking_ ? "(seeking) inarow> " : "inarow> ";
+  std::string p;
+  if (v->timed()) {
+    p += std::string("X ") + format_clock(v->clock_ms(v1::SIDE_FIRST, now)) + "  O " +
+         format_clock(v->clock_ms(v1::SIDE_SECOND, now)) + " | ";
+  }
+  if (!v->seated()) return p + "watching> ";
+  return p + (v->my_turn() ? std::string("your move (") + stone(v->your_side()) + ")> "
+                           : std::string("waiting> "));
+}
+
+}  // namespace inarow::client
