@@ -18,6 +18,7 @@
 
 #include "inarow/server/hub.h"
 #include "inarow/server/server.h"
+#include "web_assets.h"
 
 namespace inarow::server {
 
@@ -347,6 +348,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       }
       return respond(http::status::not_found, "application/json",
                      "{\"error\":\"no match " + id + "\"}");
+    }
+    if (auto asset = find_web_asset(target)) {  // the browser client, see web_assets.h
+      return respond(http::status::ok, asset->content_type, std::string(asset->body));
     }
     respond(http::status::not_found, "text/plain", "not found\n");
   }

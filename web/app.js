@@ -1,0 +1,687 @@
+// The inarow browser client: lobby, game and spectator views over one
+// WebSocket. The page shows what the server says and sends what the player
+// asks; whether a move is legal is for the server to answer.
+import { Connection } from './connection.js';
+import { parseVariant, renderBoard, boardStyle, columnName } from './board.js';
+
+const $ = (sel) => document.querySelector(sel);
+const store = {
+  get token() { return localStorage.getItem('inarow.token'); },
+  set token(v) { v ? localStorage.setItem('inarow.token', v) : localStorage.removeItem('inarow.token'); },
+  // The last event seq seen per live match, to resume after a drop or reload.
+  get cursors() { return JSON.parse(localStorage.getItem('inarow.cursors') || '{}'); },
+  set cursors(v) { localStorage.setItem('inarow.cursors', JSON.stringify(v)); },
+  get current() { return localStorage.getItem('inarow.current'); },
+  set current(v) { v ? localStorage.setItem('inarow.current', v) : localStorage.removeItem('inarow.current'); },
+};
+
+const params = new URLSearchParams(location.search);
+const playPath = /^\/play\/([^/]+)$/.exec(location.pathname);
+let pendingJoin = playPath ? decodeURIComponent(playPath[1]) : params.get('join');
+let pendingWatch = params.get('watch');
+
+const conn = new Connection(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
+let me = null;          // {playerId, name}
+let game = null;        // the match on screen: a MatchState plus what events added
+let watching = false;   // on screen as a spectator
+let cursor = null;      // keyboard cursor on the board
+let animateLast = false;
+let seeking = false;
+let reconnectDelay = 500;
+let everConnected = false;
+
+// ---------------------------------------------------------------- connection
+
+async function connect() {
+  setStatus(everConnected ? 'Reconnecting…' : 'Connecting…', 'warn');
+  try {
+    await conn.connect();
+  } catch {
+    return scheduleReconnect();
+  }
+  reconnectDelay = 500;
+  if (!store.token) {
+    setStatus('');
+    return showName();
+  }
+  await greet({ token: store.token });
+}
+
+function scheduleReconnect() {
+  setStatus('Connection lost; reconnecting…', 'warn');
+  setTimeout(connect, reconnectDelay);
+  reconnectDelay = Math.min(reconnectDelay * 2, 5000);
+}
+
+conn.onClose = () => {
+  seeking = false;
+  scheduleReconnect();
+};
+
+// hello, with the token and the matches to resume when we have them.
+async function greet(who) {
+  const cursors = store.cursors;
+  const resume = Object.entries(cursors).map(([matchId, lastSeq]) => ({ matchId, lastSeq: String(lastSeq) }));
+  let answer;
+  try {
+    answer = await conn.request({ hello: { protocolVersion: 1, ...who, ...(who.token ? { resume } : {}) } });
+  } catch (e) {
+    if (e.code === 'ERROR_BAD_TOKEN') {
+      store.token = null;  // the server forgot us (a fresh store): start again as a new player
+      store.cursors = {};
+      setStatus('');
+      return showName();
+    }
+    return setStatus(e.message, 'error');
+  }
+  const w = answer.welcome;
+  everConnected = true;
+  if (w.token) store.token = w.token;
+  localStorage.setItem('inarow.name', w.name);
+  me = { playerId: w.playerId, name: w.name };
+  $('#me').textContent = w.name;
+  setStatus('');
+  // Forget cursors of matches that are no longer live.
+  const live = new Set(w.matches || []);
+  store.cursors = Object.fromEntries(Object.entries(store.cursors).filter(([id]) => live.has(id)));
+  if (pendingJoin) {
+    const code = pendingJoin;
+    pendingJoin = null;
+    history.replaceState(null, '', '/');
+    return run(() => conn.request({ joinPrivate: { code } }));
+  }
+  if (pendingWatch) {
+    const matchId = pendingWatch;
+    pendingWatch = null;
+    return watch(matchId);
+  }
+  if (watching && game) return watch(game.matchId, game.lastSeq);
+  // Back to the match on screen (its events and state are on their way), or
+  // to any live match of ours, or to the lobby.
+  const current = store.current;
+  if (current && live.has(current)) return;
+  if (live.size) {
+    store.current = [...live][0];
+    return;
+  }
+  if (game && !game.result) game = null;
+  if (!game) showLobby();
+}
+
+// Runs a request, showing its error if the server refuses.
+async function run(request) {
+  try {
+    return await request();
+  } catch (e) {
+    flash(e.message);
+    return null;
+  }
+}
+
+// ---------------------------------------------------------------- server pushes
+
+conn.onPush = (message) => {
+  if (message.matchState) return onState(message.matchState);
+  if (message.event) return onEvent(message.event);
+  if (message.bye) setStatus(`Server: ${message.bye.reason || 'going away'}`, 'warn');
+};
+
+function onState(state) {
+  const id = state.matchId;
+  const ours = state.yourSide || (me && (state.first?.id === me.playerId || state.second?.id === me.playerId));
+  if (ours && !state.result) rememberSeq(id, state.lastSeq);
+  if (game && game.matchId === id) {
+    // The full state supersedes what we pieced together from events.
+    const keep = { winningLine: game.winningLine, ratings: game.ratings, presence: game.presence };
+    showGame({ ...keep, ...normalize(state) }, watching);
+    return;
+  }
+  if (ours && !watching && (store.current === id || !game)) {
+    store.current = id;
+    showGame(normalize(state), false);
+  }
+}
+
+function onEvent(event) {
+  const id = event.matchId;
+  const seq = Number(event.seq);
+  if (event.started) {
+    const state = event.started.state;
+    const ours = me && (state.first?.id === me.playerId || state.second?.id === me.playerId);
+    if (ours) {
+      rememberSeq(id, seq);
+      if (!game || game.result || game.matchId === id || watching) {
+        if (watching) stopWatching();
+        store.current = id;
+        seeking = false;
+        showGame(normalize({ ...state, lastSeq: String(seq) }), false);
+      }
+    }
+    return;
+  }
+  if (!game || game.matchId !== id) {
+    if (store.cursors[id] !== undefined) rememberSeq(id, seq);
+    return;
+  }
+  if (seq <= game.lastSeq) return;  // a replay we already have
+  game.lastSeq = seq;
+  setClocks(event.clocks);
+  animateLast = false;
+  if (event.moveMade) {
+    game.moves.push(event.moveMade.move);
+    game.toMove = event.moveMade.side === 'SIDE_FIRST' ? 'SIDE_SECOND' : 'SIDE_FIRST';
+    game.drawOfferedBy = null;  // an offer stands until the other side moves
+    animateLast = true;
+  } else if (event.drawOffered) {
+    game.drawOfferedBy = event.drawOffered.by;
+  } else if (event.drawDeclined) {
+    game.drawOfferedBy = null;
+    flash(`${sideName(event.drawDeclined.by)} declined the draw`);
+  } else if (event.takebackRequested) {
+    game.takebackRequestedBy = event.takebackRequested.by;
+  } else if (event.takebackDeclined) {
+    game.takebackRequestedBy = null;
+    flash(`${sideName(event.takebackDeclined.by)} declined the takeback`);
+  } else if (event.takebackDone) {
+    game.moves = event.takebackDone.moves || [];
+    game.toMove = game.moves.length % 2 ? 'SIDE_SECOND' : 'SIDE_FIRST';
+    game.takebackRequestedBy = null;
+  } else if (event.presence) {
+    game.presence[event.presence.side] = Boolean(event.presence.connected);
+  } else if (event.ended) {
+    game.result = event.ended.result;
+    game.endReason = event.ended.reason;
+    game.winningLine = event.ended.winningLine || [];
+    game.ratings = event.ended.ratings || [];
+    game.drawOfferedBy = game.takebackRequestedBy = null;
+  }
+  if (game.result) forgetSeq(id);
+  else if (!watching) rememberSeq(id, seq);
+  draw();
+}
+
+function normalize(state) {
+  return {
+    matchId: state.matchId,
+    variant: state.variant,
+    kind: state.kind,
+    rated: Boolean(state.rated),
+    timeControl: state.timeControl || {},
+    first: state.first || {},
+    second: state.second || {},
+    moves: state.moves || [],
+    toMove: state.toMove,
+    result: state.result && state.result !== 'RESULT_UNSPECIFIED' ? state.result : null,
+    endReason: state.endReason,
+    lastSeq: Number(state.lastSeq || 0),
+    drawOfferedBy: state.drawOfferedBy || null,
+    takebackRequestedBy: state.takebackRequestedBy || null,
+    yourSide: state.yourSide || null,
+    winningLine: state.winningLine || [],
+    ratings: state.ratings || [],
+    presence: { SIDE_FIRST: true, SIDE_SECOND: true },
+    clocks: readClocks(state.clocks),
+  };
+}
+
+function rememberSeq(id, seq) {
+  const cursors = store.cursors;
+  cursors[id] = Math.max(Number(seq), Number(cursors[id] || 0));
+  store.cursors = cursors;
+}
+
+function forgetSeq(id) {
+  const cursors = store.cursors;
+  delete cursors[id];
+  store.cursors = cursors;
+}
+
+// ---------------------------------------------------------------- clocks
+
+function readClocks(c = {}) {
+  return {
+    SIDE_FIRST: Number(c.firstMs || 0),
+    SIDE_SECOND: Number(c.secondMs || 0),
+    running: c.running && c.running !== 'SIDE_UNSPECIFIED' ? c.running : null,
+    at: performance.now(),
+  };
+}
+
+function setClocks(c) {
+  if (c) game.clocks = readClocks(c);
+}
+
+function clockLeft(side) {
+  const c = game.clocks;
+  const elapsed = c.running === side && !game.result ? performance.now() - c.at : 0;
+  return Math.max(0, c[side] - elapsed);
+}
+
+function formatClock(ms) {
+  const total = Math.ceil(ms / 100) / 10;
+  const min = Math.floor(total / 60);
+  const sec = total - min * 60;
+  if (total < 10) return `0:0${sec.toFixed(1)}`;
+  return `${min}:${String(Math.floor(sec)).padStart(2, '0')}`;
+}
+
+function timed() {
+  return game && Number(game.timeControl.initialMs || 0) > 0;
+}
+
+function tickClocks() {
+  if (game && timed()) {
+    for (const side of ['SIDE_FIRST', 'SIDE_SECOND']) {
+      const node = $(`#game-view .player[data-side="${side}"] .clock`);
+      const left = clockLeft(side);
+      node.textContent = formatClock(left);
+      node.classList.toggle('low', left < 10000);
+      node.classList.toggle('running', game.clocks.running === side && !game.result);
+    }
+  }
+  requestAnimationFrame(tickClocks);
+}
+requestAnimationFrame(tickClocks);
+
+// ---------------------------------------------------------------- views
+
+function show(view) {
+  for (const id of ['name-view', 'lobby-view', 'game-view']) $(`#${id}`).hidden = id !== view;
+}
+
+function showName() {
+  show('name-view');
+  const input = $('#name');
+  input.value = localStorage.getItem('inarow.name') || '';
+  input.focus();
+}
+
+function showLobby() {
+  game = null;
+  watching = false;
+  store.current = null;
+  show('lobby-view');
+  $('#seek').hidden = seeking;
+  $('#cancel-seek').hidden = !seeking;
+  refreshMatches();
+}
+
+function showGame(state, asSpectator) {
+  game = state;
+  watching = asSpectator;
+  if (!asSpectator) store.current = state.matchId;
+  cursor = null;
+  animateLast = false;
+  $('#private-link').hidden = true;
+  show('game-view');
+  draw();
+}
+
+function mySide() {
+  if (!game || watching || !me) return null;
+  if (game.yourSide) return game.yourSide;
+  if (game.first.id === me.playerId) return 'SIDE_FIRST';
+  if (game.second.id === me.playerId) return 'SIDE_SECOND';
+  return null;
+}
+
+const other = (side) => (side === 'SIDE_FIRST' ? 'SIDE_SECOND' : 'SIDE_FIRST');
+
+function sideName(side) {
+  if (!game) return '';
+  if (side === mySide()) return 'You';
+  return (side === 'SIDE_FIRST' ? game.first.name : game.second.name) || 'Opponent';
+}
+
+function pieceName(variant, side) {
+  const v = parseVariant(variant);
+  const style = v ? boardStyle(v) : 'marks';
+  const first = side === 'SIDE_FIRST';
+  if (style === 'marks') return first ? '×' : '○';
+  if (style === 'discs') return first ? 'red' : 'yellow';
+  return first ? 'black' : 'white';
+}
+
+function myTurn() {
+  return game && !game.result && mySide() === game.toMove;
+}
+
+function draw() {
+  if (!game) return;
+  const view = $('#game-view');
+  const side = mySide();
+  view.dataset.matchId = game.matchId;
+  view.dataset.variant = game.variant;
+  view.dataset.ply = game.moves.length;
+  view.dataset.role = watching ? 'spectator' : 'player';
+  view.dataset.turn = game.result ? 'over' : myTurn() ? 'me' : 'them';
+  view.dataset.result = game.result || '';
+
+  for (const s of ['SIDE_FIRST', 'SIDE_SECOND']) {
+    const p = s === 'SIDE_FIRST' ? game.first : game.second;
+    const node = $(`#game-view .player[data-side="${s}"]`);
+    node.querySelector('.piece').className = `piece piece-${boardStyle(parseVariant(game.variant) || { width: 3, height: 3 })} ${s === 'SIDE_FIRST' ? 'first' : 'second'}`;
+    node.querySelector('.name').textContent = (p.name || '?') + (s === side ? ' (you)' : '');
+    node.querySelector('.rating').textContent = p.rating ? Math.round(p.rating.rating) : '';
+    node.querySelector('.away').hidden = game.presence[s] !== false || Boolean(p.bot);
+    node.classList.toggle('to-move', !game.result && game.toMove === s);
+    const clock = node.querySelector('.clock');
+    clock.hidden = !timed();
+  }
+
+  renderBoard($('#board'), {
+    variant: game.variant,
+    moves: game.moves,
+    winningLine: game.winningLine,
+    playable: myTurn(),
+    mySide: side === 'SIDE_SECOND' ? 2 : 1,
+    cursor: myTurn() ? cursor : null,
+    animateLast,
+    onPlay: play,
+  });
+  animateLast = false;
+
+  const status = $('#game-status');
+  if (game.result) status.textContent = resultText();
+  else if (watching) status.textContent = `${sideName(game.toMove)} to move (${pieceName(game.variant, game.toMove)})`;
+  else status.textContent = myTurn() ? `Your move (${pieceName(game.variant, side)})` : `Waiting for ${sideName(game.toMove)}…`;
+  status.classList.toggle('your-turn', myTurn());
+
+  const playing = !watching && side && !game.result;
+  $('#resign').hidden = !playing;
+  $('#offer-draw').hidden = !playing || game.drawOfferedBy === side;
+  $('#offer-draw').disabled = Boolean(game.drawOfferedBy);
+  $('#takeback').hidden = !playing;
+  $('#takeback').disabled = game.moves.length === 0 || Boolean(game.takebackRequestedBy);
+  $('#draw-answer').hidden = !playing || !game.drawOfferedBy || game.drawOfferedBy === side;
+  $('#takeback-answer').hidden = !playing || !game.takebackRequestedBy || game.takebackRequestedBy === side;
+  const pending = [];
+  if (game.drawOfferedBy === side && playing) pending.push('Draw offered; waiting for an answer.');
+  if (game.takebackRequestedBy === side && playing) pending.push('Takeback asked; waiting for an answer.');
+  if (watching && game.drawOfferedBy) pending.push(`${sideName(game.drawOfferedBy)} offers a draw.`);
+  $('#pending').textContent = pending.join(' ');
+  $('#leave').textContent = watching ? 'Stop watching' : game.result ? 'Back to the lobby' : 'Lobby';
+
+  const result = $('#result');
+  result.hidden = !game.result;
+  if (game.result) result.replaceChildren(...ratingLines());
+
+  const list = $('#moves');
+  list.replaceChildren(...game.moves.map((m, i) => {
+    const li = document.createElement('li');
+    const n = document.createElement('span');
+    n.className = 'ply';
+    n.textContent = `${i + 1}.`;
+    li.append(n, m);
+    return li;
+  }));
+  list.scrollTop = list.scrollHeight;
+  $('#variant-name').textContent = variantTitle(game.variant) + (game.rated ? ' · rated' : '');
+}
+
+function variantTitle(name) {
+  const v = parseVariant(name);
+  if (!v) return name;
+  if (name === 'tictactoe') return 'Tic-tac-toe';
+  if (name === 'connect4') return 'Connect four';
+  if (name === 'gomoku') return 'Gomoku 15×15';
+  return `${v.width}×${v.height}, ${v.k} in a row${v.gravity ? ', gravity' : ''}`;
+}
+
+const reasons = {
+  END_REASON_BOARD_FULL: 'board full',
+  END_REASON_RESIGNATION: 'resignation',
+  END_REASON_AGREEMENT: 'agreed draw',
+  END_REASON_TIMEOUT: 'time',
+  END_REASON_ABANDONED: 'abandoned',
+  END_REASON_SHUTDOWN: 'server shutdown',
+};
+
+function resultText() {
+  const reason = game.endReason === 'END_REASON_LINE'
+    ? `${parseVariant(game.variant)?.k ?? ''} in a row`
+    : reasons[game.endReason] || '';
+  const side = mySide();
+  let text;
+  if (game.result === 'RESULT_DRAW') text = 'Draw';
+  else if (game.result === 'RESULT_ABORTED') text = 'Aborted';
+  else {
+    const winner = game.result === 'RESULT_FIRST_WINS' ? 'SIDE_FIRST' : 'SIDE_SECOND';
+    if (side) text = winner === side ? 'You won' : 'You lost';
+    else text = `${sideName(winner)} won`;
+  }
+  return reason ? `${text} · ${reason}` : text;
+}
+
+function ratingLines() {
+  const lines = [];
+  const h = document.createElement('strong');
+  h.textContent = resultText();
+  lines.push(h);
+  for (const change of game.ratings || []) {
+    const who = change.playerId === game.first.id ? game.first : game.second;
+    const before = change.before?.rating ?? 1500;
+    const after = change.after?.rating ?? 1500;
+    const delta = Math.round(after) - Math.round(before);
+    const line = document.createElement('div');
+    line.className = 'rating-change';
+    line.dataset.playerId = change.playerId;
+    line.textContent = `${who.name || change.playerId}${change.playerId === me?.playerId ? ' (you)' : ''}: ${Math.round(before)} → ${Math.round(after)} (${delta >= 0 ? '+' : ''}${delta})`;
+    lines.push(line);
+  }
+  if (!game.rated) {
+    const line = document.createElement('div');
+    line.textContent = 'Unrated game';
+    lines.push(line);
+  }
+  return lines;
+}
+
+// ---------------------------------------------------------------- actions
+
+async function play(move) {
+  if (!game) return;
+  await run(() => conn.request({ move: { matchId: game.matchId, move } }));
+}
+
+function timeControl() {
+  const [initial, increment] = $('#time').value.split('+').map(Number);
+  return initial ? { initialMs: String(initial * 60000), incrementMs: String(increment * 1000) } : {};
+}
+
+function variantChoice() {
+  const choice = $('#variant').value;
+  if (choice !== 'custom') return choice;
+  const [m, n, k] = ['#m', '#n', '#k'].map((s) => Number($(s).value));
+  return `mnk:${m},${n},${k}${$('#gravity').checked ? ',gravity' : ''}`;
+}
+
+$('#name-form').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const name = $('#name').value.trim();
+  if (!name) return;
+  if (!conn.open) await conn.connect().catch(() => {});
+  await greet({ name });
+});
+
+$('#variant').addEventListener('change', () => {
+  $('#custom').hidden = $('#variant').value !== 'custom';
+});
+
+$('#play-bot').addEventListener('click', () =>
+  run(() => conn.request({
+    playBot: { variant: variantChoice(), level: $('#level').value, side: $('#side').value, timeControl: timeControl() },
+  })));
+
+$('#seek').addEventListener('click', async () => {
+  if (await run(() => conn.request({ seek: { variant: variantChoice(), timeControl: timeControl() } }))) {
+    seeking = true;
+    $('#seek').hidden = true;
+    $('#cancel-seek').hidden = false;
+    setStatus('Looking for an opponent…');
+  }
+});
+
+$('#cancel-seek').addEventListener('click', async () => {
+  await run(() => conn.request({ cancelSeek: {} }));
+  seeking = false;
+  $('#seek').hidden = false;
+  $('#cancel-seek').hidden = true;
+  setStatus('');
+});
+
+$('#create-private').addEventListener('click', async () => {
+  const answer = await run(() => conn.request({
+    createPrivate: { variant: variantChoice(), timeControl: timeControl(), side: $('#side').value, rated: $('#rated').checked },
+  }));
+  if (!answer) return;
+  const link = `${location.origin}/play/${encodeURIComponent(answer.ack.code)}`;
+  $('#private-url').value = link;
+  $('#private-code').textContent = answer.ack.code;
+  $('#private-link').hidden = false;
+});
+
+$('#copy-link').addEventListener('click', async () => {
+  $('#private-url').select();
+  try {
+    await navigator.clipboard.writeText($('#private-url').value);
+    flash('Link copied');
+  } catch {
+    document.execCommand?.('copy');
+  }
+});
+
+$('#join-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const code = $('#join-code').value.trim();
+  if (code) run(() => conn.request({ joinPrivate: { code } }));
+});
+
+$('#refresh').addEventListener('click', refreshMatches);
+
+$('#bot-match').addEventListener('click', async () => {
+  const answer = await run(() => conn.request({
+    startBotMatch: { variant: variantChoice(), firstLevel: 'easy', secondLevel: 'medium', timeControl: timeControl() },
+  }));
+  if (answer) history.replaceState(null, '', `/?watch=${answer.ack.matchId}`);
+});
+
+async function refreshMatches() {
+  if (!conn.open || !me) return;
+  const answer = await run(() => conn.request({ listMatches: {} }));
+  const list = $('#matches');
+  const matches = answer?.matchList?.matches || [];
+  list.replaceChildren(...matches.map((m) => {
+    const li = document.createElement('li');
+    const a = document.createElement('a');
+    a.href = `/?watch=${encodeURIComponent(m.matchId)}`;
+    a.dataset.matchId = m.matchId;
+    a.textContent = `${m.first?.name ?? '?'} vs ${m.second?.name ?? '?'} · ${variantTitle(m.variant)} · move ${m.ply || 0}`;
+    a.addEventListener('click', (e) => {
+      e.preventDefault();
+      history.replaceState(null, '', a.href);
+      watch(m.matchId);
+    });
+    li.appendChild(a);
+    return li;
+  }));
+  $('#no-matches').hidden = matches.length > 0;
+}
+setInterval(() => { if (!$('#lobby-view').hidden) refreshMatches(); }, 5000);
+
+async function watch(matchId, afterSeq = 0) {
+  watching = true;
+  if (!game || game.matchId !== matchId) game = null;
+  const answer = await run(() => conn.request({ watch: { matchId, afterSeq: String(afterSeq) } }));
+  if (!answer) return showLobby();
+  if (!game && answer.matchState) showGame(normalize(answer.matchState), true);
+}
+
+function stopWatching() {
+  if (game && watching && conn.open) conn.request({ unwatch: { matchId: game.matchId } }).catch(() => {});
+  history.replaceState(null, '', '/');
+}
+
+$('#leave').addEventListener('click', () => {
+  if (watching) stopWatching();
+  showLobby();
+});
+$('#resign').addEventListener('click', () => {
+  if (confirmResign()) run(() => conn.request({ resign: { matchId: game.matchId } }));
+});
+$('#offer-draw').addEventListener('click', () => run(() => conn.request({ offerDraw: { matchId: game.matchId } })));
+$('#takeback').addEventListener('click', () => run(() => conn.request({ requestTakeback: { matchId: game.matchId } })));
+$('#accept-draw').addEventListener('click', () => run(() => conn.request({ answerDraw: { matchId: game.matchId, accept: true } })));
+$('#decline-draw').addEventListener('click', () => run(() => conn.request({ answerDraw: { matchId: game.matchId, accept: false } })));
+$('#accept-takeback').addEventListener('click', () => run(() => conn.request({ answerTakeback: { matchId: game.matchId, accept: true } })));
+$('#decline-takeback').addEventListener('click', () => run(() => conn.request({ answerTakeback: { matchId: game.matchId, accept: false } })));
+
+// Resigning is a second click within three seconds, not a dialog.
+let resignArmed = 0;
+function confirmResign() {
+  const now = Date.now();
+  if (now - resignArmed < 3000) return true;
+  resignArmed = now;
+  $('#resign').textContent = 'Really resign?';
+  setTimeout(() => { $('#resign').textContent = 'Resign'; }, 3000);
+  return false;
+}
+
+// Keyboard: arrows move a cursor over the board, Enter or Space plays it;
+// under gravity the digits name columns directly.
+$('#board').addEventListener('keydown', (e) => {
+  if (!game || !myTurn()) return;
+  const v = parseVariant(game.variant);
+  if (!v) return;
+  if (!cursor) cursor = { col: Math.floor(v.width / 2), row: Math.floor(v.height / 2) };
+  const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+  if (moves[e.key]) {
+    const [dc, dr] = moves[e.key];
+    cursor = {
+      col: Math.min(v.width - 1, Math.max(0, cursor.col + dc)),
+      row: Math.min(v.height - 1, Math.max(0, cursor.row + dr)),
+    };
+    e.preventDefault();
+    return draw();
+  }
+  if (e.key === 'Enter' || e.key === ' ') {
+    e.preventDefault();
+    const move = v.gravity ? columnName(v, cursor.col) : String.fromCharCode(97 + cursor.col) + (cursor.row + 1);
+    return play(move);
+  }
+  if (v.gravity && /^[1-9]$/.test(e.key) && Number(e.key) <= v.width && v.width <= 9) {
+    cursor = { col: Number(e.key) - 1, row: 0 };
+    return play(e.key);
+  }
+});
+$('#board').addEventListener('focus', () => {
+  // Only keyboard focus shows the cursor: redrawing under a mouse press would eat its click.
+  if (!$('#board').matches(':focus-visible')) return;
+  if (!cursor && game && myTurn()) {
+    const v = parseVariant(game.variant);
+    cursor = { col: Math.floor(v.width / 2), row: Math.floor(v.height / 2) };
+    draw();
+  }
+});
+
+// ---------------------------------------------------------------- messages
+
+function setStatus(text, kind = '') {
+  const node = $('#status');
+  node.textContent = text;
+  node.className = kind;
+}
+
+let flashTimer = 0;
+function flash(text) {
+  const node = $('#flash');
+  node.textContent = text;
+  node.hidden = false;
+  clearTimeout(flashTimer);
+  flashTimer = setTimeout(() => { node.hidden = true; }, 4000);
+}
+
+// For the console and the tests: the live connection.
+window.inarow = { conn };
+
+connect();
