@@ -12,6 +12,7 @@ packages=(
   libspdlog-dev libfmt-dev               # structured logs
   libreadline-dev                        # line editing in the console client
   libgtest-dev libgmock-dev              # the test suite
+  chromium                               # the browser the web client's tests drive
 )
 # Node.js and npm run the third-party protocol test (the `ws` package). A
 # machine may already have them from elsewhere (nodesource's nodejs bundles

@@ -8,6 +8,7 @@ bash scripts/setup.sh
 if [ -f tests/server/node/package.json ]; then
   (cd tests/server/node && npm ci --no-audit --no-fund --silent)
 fi
+(cd tests/web && npm ci --no-audit --no-fund --silent)  # playwright-core for the browser tests
 cmake --preset "$preset" >/dev/null
 cmake --build --preset "$preset" -j"$(nproc)"
 ctest --preset "$preset" -j"$(nproc)"

@@ -1,0 +1,356 @@
+// End-to-end tests of the browser client: a real inarow-server (port 0,
+// in-memory store) serving the page, Debian's chromium driven by
+// playwright-core. Usage: INAROW_SERVER=path/to/inarow-server node --test e2e.test.mjs
+// Screenshots of finished games go to $INAROW_WEB_ARTIFACTS (default build/web-e2e).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '../..');
+const serverBinary = process.env.INAROW_SERVER || path.join(repo, 'build/release/server/inarow-server');
+const artifacts = process.env.INAROW_WEB_ARTIFACTS || path.join(repo, 'build/web-e2e');
+const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+
+let server;
+let base;
+let browser;
+
+before(async () => {
+  // Missing tools are a failure, not a skip: these tests are the client's only check.
+  assert.ok(fs.existsSync(chromiumPath), `${chromiumPath} is missing: apt-get install chromium (scripts/setup.sh)`);
+  assert.ok(fs.existsSync(serverBinary), `${serverBinary} is missing: set INAROW_SERVER`);
+  fs.mkdirSync(artifacts, { recursive: true });
+  server = spawn(serverBinary, ['--port', '0', '--store', ':memory:', '--log-level', 'info'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  base = await new Promise((resolve, reject) => {
+    let log = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 15000);
+    const onData = (chunk) => {
+      log += chunk;
+      const m = /listening on ([\d.]+):(\d+)/.exec(log);
+      if (m) {
+        clearTimeout(timer);
+        resolve(`http://${m[1]}:${m[2]}`);
+      }
+    };
+    server.stdout.on('data', onData);
+    server.stderr.on('data', onData);
+    server.on('exit', (code) => reject(new Error(`server exited (${code}):\n${log}`)));
+  });
+  browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  if (server && server.exitCode === null) {
+    const exited = new Promise((resolve) => server.on('exit', resolve));
+    server.kill('SIGTERM');
+    await exited;
+  }
+});
+
+// ---------------------------------------------------------------- helpers
+
+async function newPlayer(name, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 800 }, ...options });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e));
+  page.errors = errors;
+  await page.goto(options.url || base + '/');
+  await enterName(page, name);
+  return page;
+}
+
+async function enterName(page, name) {
+  await page.locator('#name').fill(name);
+  await page.locator('#enter').click();
+}
+
+const gameView = (page) => page.locator('#game-view');
+
+async function waitFor(page, fn, arg, timeout = 20000) {
+  await page.waitForFunction(fn, arg, { timeout });
+}
+
+// Waits until it is our move or the game is over; returns which.
+async function myTurnOrOver(page) {
+  await waitFor(page, () => ['me', 'over'].includes(document.querySelector('#game-view').dataset.turn));
+  return gameView(page).getAttribute('data-turn');
+}
+
+async function ply(page) {
+  return Number(await gameView(page).getAttribute('data-ply'));
+}
+
+// Plays the playable cell nearest the centre (with a little noise), so games
+// stay compact; the server decides if it is legal.
+async function playSomewhere(page) {
+  const cells = await page.$$eval('#board .cell.playable', (nodes) => nodes.map((n) => n.dataset.cell));
+  assert.ok(cells.length > 0, 'no playable cell on our turn');
+  const shape = await page.$eval('#board svg', (svg) => svg.getAttribute('viewBox'));
+  const [, , w, h] = shape.split(' ').map(Number);
+  const centre = { col: (w - 56) / 80 - 0.5, row: (h - 56) / 80 - 0.5 };
+  const score = (c) => {
+    const col = c.charCodeAt(0) - 97;
+    const row = Number(c.slice(1)) - 1;
+    return Math.hypot(col - centre.col, row - centre.row) + Math.random() * 2.5;
+  };
+  cells.sort((a, b) => score(a) - score(b));
+  const before = await ply(page);
+  await page.locator(`#board .cell.playable[data-cell="${cells[0]}"]`).click();
+  await waitFor(page, (n) => {
+    const v = document.querySelector('#game-view').dataset;
+    return Number(v.ply) > n || v.turn === 'over';
+  }, before);
+}
+
+async function playToTheEnd(page, maxMoves = 200) {
+  for (let i = 0; i < maxMoves; i++) {
+    if ((await myTurnOrOver(page)) === 'over') return;
+    await playSomewhere(page);
+  }
+  assert.fail('the game did not end');
+}
+
+async function startBotGame(page, { variant, level = 'beginner', time = '0+0', custom }) {
+  await page.locator('#lobby-view').waitFor();
+  await page.locator('#variant').selectOption(variant);
+  if (custom) {
+    await page.locator('#m').fill(String(custom.m));
+    await page.locator('#n').fill(String(custom.n));
+    await page.locator('#k').fill(String(custom.k));
+    if (custom.gravity) await page.locator('#gravity').check();
+  }
+  await page.locator('#time').selectOption(time);
+  await page.locator('#level').selectOption(level);
+  await page.locator('#play-bot').click();
+  await gameView(page).waitFor();
+}
+
+async function screenshot(page, name) {
+  const file = path.join(artifacts, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+function assertNoErrors(page) {
+  assert.deepEqual(page.errors.map(String), [], 'uncaught errors in the page');
+}
+
+// ---------------------------------------------------------------- tests
+
+test('the server serves the page, its modules and the private-game path', async () => {
+  for (const [target, type] of [['/', 'text/html'], ['/?watch=x', 'text/html'], ['/play/ABC', 'text/html'],
+    ['/assets/app.js', 'text/javascript'], ['/assets/style.css', 'text/css'], ['/assets/board.js', 'text/javascript']]) {
+    const res = await fetch(base + target);
+    assert.equal(res.status, 200, target);
+    assert.ok(res.headers.get('content-type').startsWith(type), `${target}: ${res.headers.get('content-type')}`);
+  }
+  // Raw paths: fetch() would tidy the dots away before sending.
+  const status = (target) => new Promise((resolve, reject) => {
+    http.get(base + '/', { path: target }, (res) => { res.resume(); resolve(res.statusCode); }).on('error', reject);
+  });
+  for (const target of ['/assets/nothing.js', '/assets/../index.html', '/assets/', '/play/a/b']) {
+    assert.equal(await status(target), 404, target);
+  }
+  assert.equal(await (await fetch(base + '/healthz')).text(), 'ok\n');
+});
+
+test('a whole tic-tac-toe game against a bot, by keyboard and mouse', async () => {
+  const page = await newPlayer('ada');
+  await startBotGame(page, { variant: 'tictactoe', level: 'medium' });
+  assert.equal(await myTurnOrOver(page), 'me');
+  // The keyboard: focus the board (cursor at the centre), one step left, Enter plays a2.
+  await page.locator('#board').focus();
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('Enter');
+  await waitFor(page, () => Number(document.querySelector('#game-view').dataset.ply) >= 1);
+  assert.equal(await page.locator('#board [data-cell="a2"]').getAttribute('data-stone'), 'first');
+  await playToTheEnd(page);
+  const result = await page.locator('#result').innerText();
+  assert.match(result, /You (won|lost)|Draw/);
+  // A rated bot game shows both rating changes.
+  assert.equal(await page.locator('#result .rating-change').count(), 2);
+  assert.match(result, /ada \(you\): 1500 → \d+ \([+-]\d+\)/);
+  await screenshot(page, 'tictactoe');
+  assertNoErrors(page);
+  await page.context().close();
+});
+
+test('connect four against a bot: falling discs, clocks count down, takeback, phone layout', async () => {
+  const page = await newPlayer('bea', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  await startBotGame(page, { variant: 'connect4', time: '3+2' });
+  assert.equal(await myTurnOrOver(page), 'me');
+  // Our clock (first) runs while we think.
+  const clock = page.locator('.player[data-side="SIDE_FIRST"] .clock');
+  assert.equal(await clock.isVisible(), true);
+  const t0 = await clock.innerText();
+  await page.waitForTimeout(1300);
+  const t1 = await clock.innerText();
+  assert.match(t0, /^\d+:\d\d$/);
+  assert.notEqual(t0, t1, 'the clock should count down');
+  // A click anywhere in column 4 drops a disc to the bottom, d1.
+  await page.locator('#board [data-cell="d5"]').click();
+  await waitFor(page, () => Number(document.querySelector('#game-view').dataset.ply) >= 2);
+  assert.equal(await page.locator('#board [data-cell="d1"]').getAttribute('data-stone'), 'first');
+  // Takeback: the bot grants it; our move and its reply are gone.
+  await page.locator('#takeback').click();
+  await waitFor(page, () => Number(document.querySelector('#game-view').dataset.ply) === 0);
+  assert.equal(await page.locator('#board [data-stone]').count(), 0);
+  await playToTheEnd(page);
+  // Legible on a phone: nothing wider than the screen.
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `page is ${overflow}px wider than the phone`);
+  await screenshot(page, 'connect4-phone');
+  await page.setViewportSize({ width: 1100, height: 800 });
+  await screenshot(page, 'connect4');
+  assertNoErrors(page);
+  await page.context().close();
+});
+
+test('gomoku and a custom m,n,k board against bots, to the end', async () => {
+  const page = await newPlayer('cyd');
+  await startBotGame(page, { variant: 'gomoku', level: 'beginner' });
+  await playToTheEnd(page);
+  assert.match(await page.locator('#game-status').innerText(), /5 in a row|resignation|board full/);
+  await screenshot(page, 'gomoku');
+  await page.locator('#leave').click();
+  await startBotGame(page, { variant: 'custom', custom: { m: 9, n: 7, k: 4 } });
+  assert.equal(await gameView(page).getAttribute('data-variant'), 'mnk:9,7,4');
+  await playToTheEnd(page);
+  await screenshot(page, 'mnk-9x7x4');
+  await page.locator('#leave').click();
+  await startBotGame(page, { variant: 'custom', custom: { m: 5, n: 5, k: 4 } });
+  await playToTheEnd(page);
+  await screenshot(page, 'mnk-5x5x4');
+  assertNoErrors(page);
+  await page.context().close();
+});
+
+test('two people play through a private-game link, with a draw offer and a takeback', async () => {
+  const ann = await newPlayer('ann');
+  await ann.locator('#variant').selectOption('tictactoe');
+  await ann.locator('#create-private').click();
+  const link = await ann.locator('#private-url').inputValue();
+  assert.match(link, /\/play\/[^/]+$/);
+
+  const bob = await newPlayer('bob', { url: link });
+  for (const page of [ann, bob]) await gameView(page).waitFor();
+  assert.equal(await gameView(ann).getAttribute('data-match-id'), await gameView(bob).getAttribute('data-match-id'));
+  assert.equal(await gameView(ann).getAttribute('data-turn'), 'me');
+  assert.equal(await gameView(bob).getAttribute('data-turn'), 'them');
+
+  const move = async (page, cell) => {
+    const before = await ply(page);
+    await page.locator(`#board [data-cell="${cell}"]`).click();
+    await waitFor(page, (n) => Number(document.querySelector('#game-view').dataset.ply) > n, before);
+  };
+  await move(ann, 'a1');
+  await move(bob, 'b2');
+  // Bob asks to take b2 back; Ann allows it; Bob plays a2 instead.
+  await bob.locator('#takeback').click();
+  await ann.locator('#accept-takeback').click();
+  await waitFor(bob, () => Number(document.querySelector('#game-view').dataset.ply) === 1);
+  await move(bob, 'a2');
+  // Ann offers a draw; Bob declines it.
+  await ann.locator('#offer-draw').click();
+  await bob.locator('#decline-draw').click();
+  await ann.locator('#flash', { hasText: 'declined the draw' }).waitFor();
+  await move(ann, 'b1');
+  await move(bob, 'b2');
+  await move(ann, 'c1');
+  for (const page of [ann, bob]) await waitFor(page, () => document.querySelector('#game-view').dataset.turn === 'over');
+  assert.match(await ann.locator('#game-status').innerText(), /You won · 3 in a row/);
+  assert.match(await bob.locator('#game-status').innerText(), /You lost/);
+  assert.match(await ann.locator('#result').innerText(), /Unrated/);
+  assert.equal(await ann.locator('#board .win-line').count(), 1);
+  await screenshot(bob, 'private-tictactoe');
+  for (const page of [ann, bob]) {
+    assertNoErrors(page);
+    await page.context().close();
+  }
+});
+
+test('a spectator follows a game from the live list to its end', async () => {
+  const player = await newPlayer('pat');
+  await startBotGame(player, { variant: 'custom', custom: { m: 8, n: 6, k: 4, gravity: true } });
+  await myTurnOrOver(player);
+  await playSomewhere(player);
+  const matchId = await gameView(player).getAttribute('data-match-id');
+
+  const fan = await newPlayer('fan');
+  await fan.locator('#refresh').click();
+  await fan.locator(`#matches a[data-match-id="${matchId}"]`).click();
+  await waitFor(fan, (id) => document.querySelector('#game-view').dataset.matchId === id, matchId);
+  assert.equal(await gameView(fan).getAttribute('data-role'), 'spectator');
+  assert.equal(await fan.locator('#board .cell.playable').count(), 0, 'a spectator cannot play');
+  assert.equal(await fan.locator('#resign').isVisible(), false);
+  await waitFor(fan, (n) => Number(document.querySelector('#game-view').dataset.ply) >= n, await ply(player));
+
+  // A watch link opens the same game directly.
+  const late = await newPlayer('late', { url: `${base}/?watch=${matchId}` });
+  await waitFor(late, (id) => document.querySelector('#game-view').dataset.matchId === id, matchId);
+  assert.equal(await gameView(late).getAttribute('data-role'), 'spectator');
+
+  await playToTheEnd(player);
+  const final = await ply(player);
+  await waitFor(fan, () => document.querySelector('#game-view').dataset.turn === 'over');
+  assert.equal(await ply(fan), final);
+  assert.match(await fan.locator('#game-status').innerText(), /won|Draw/);
+  assert.deepEqual(await fan.$$eval('#board [data-stone]', (n) => n.map((x) => x.dataset.cell + x.dataset.stone).sort()),
+    await player.$$eval('#board [data-stone]', (n) => n.map((x) => x.dataset.cell + x.dataset.stone).sort()));
+  await screenshot(fan, 'spectator-mnk-8x6x4-gravity');
+
+  await waitFor(late, () => document.querySelector('#game-view').dataset.turn === 'over');
+  assert.equal(await ply(late), final);
+  for (const page of [player, fan, late]) {
+    assertNoErrors(page);
+    await page.context().close();
+  }
+});
+
+test('a reload and a dropped connection mid-game both resume the game', async () => {
+  const page = await newPlayer('rex');
+  await startBotGame(page, { variant: 'gomoku', time: '10+5' });
+  await myTurnOrOver(page);
+  await playSomewhere(page);
+  await myTurnOrOver(page);
+  const matchId = await gameView(page).getAttribute('data-match-id');
+  const plies = await ply(page);
+  assert.ok(plies >= 2);
+
+  await page.reload();
+  await waitFor(page, (id) => document.querySelector('#game-view').dataset.matchId === id, matchId);
+  await waitFor(page, (n) => Number(document.querySelector('#game-view').dataset.ply) === n, plies);
+  assert.equal(await page.locator('#name-view').isVisible(), false, 'the token in localStorage names us again');
+  assert.equal(await page.locator('#board [data-stone]').count(), plies);
+  await playSomewhere(page);
+  await myTurnOrOver(page);
+
+  // The socket drops (as on a network change); the page reconnects and resumes.
+  const before = await ply(page);
+  await page.evaluate(() => window.inarow.conn.socket.close());
+  await page.locator('#status', { hasText: 'reconnecting' }).waitFor();
+  await waitFor(page, () => document.querySelector('#status').textContent === '');
+  assert.equal(await ply(page), before);
+  await playSomewhere(page);
+  assert.ok((await ply(page)) > before);
+  await page.locator('#resign').click();
+  await page.locator('#resign').click();
+  await waitFor(page, () => document.querySelector('#game-view').dataset.turn === 'over');
+  assert.match(await page.locator('#game-status').innerText(), /You lost · resignation/);
+  assertNoErrors(page);
+  await page.context().close();
+});
