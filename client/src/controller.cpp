@@ -102,7 +102,7 @@ void Controller::show_board(const MatchView& v, SteadyTime now) const {
 }
 
 void Controller::show_turn(const MatchView& v) const {
-  if (v.over()) return;
+  if (v.decided()) return;
   const v1::Side s = v.state().to_move();
   say("turn match=" + v.id() + " side=" + side_word(s) + " you=" + yes_no(v.my_turn()),
       v.my_turn() ? paint("Your move.", sgr::good, options_.style)

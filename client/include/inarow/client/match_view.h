@@ -34,7 +34,9 @@ class MatchView {
   void seat(const std::string& player_id);
   bool seated() const { return your_side() != v1::SIDE_UNSPECIFIED; }
   bool over() const { return state_.result() != v1::RESULT_UNSPECIFIED; }
-  bool my_turn() const { return seated() && !over() && state_.to_move() == your_side(); }
+  // The board already shows a finished game: the server's `ended` is on its way.
+  bool decided() const { return over() || game_.over(); }
+  bool my_turn() const { return seated() && !decided() && state_.to_move() == your_side(); }
   bool timed() const { return state_.time_control().initial_ms() > 0; }
   const v1::PlayerInfo& player(v1::Side side) const {
     return side == v1::SIDE_SECOND ? state_.second() : state_.first();

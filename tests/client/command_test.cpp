@@ -1,0 +1,86 @@
+#include "inarow/client/command.h"
+
+#include <gtest/gtest.h>
+
+namespace inarow::client {
+namespace {
+
+using K = Command::Kind;
+
+TEST(CommandTest, BotWithLevelSideAndTimeInAnyOrder) {
+  auto c = parse_command("bot connect4 hard second time 5+3");
+  ASSERT_TRUE(c) << c.error();
+  EXPECT_EQ(c->kind, K::bot);
+  EXPECT_EQ(c->variant, "connect4");
+  EXPECT_EQ(c->level, "hard");
+  EXPECT_EQ(c->side, v1::SIDE_SECOND);
+  EXPECT_EQ(c->initial_ms, 300'000);
+  EXPECT_EQ(c->increment_ms, 3'000);
+  auto d = parse_command("BOT ttt first 0.5+2 beginner");
+  ASSERT_TRUE(d) << d.error();
+  EXPECT_EQ(d->variant, "tictactoe");
+  EXPECT_EQ(d->level, "beginner");
+  EXPECT_EQ(d->initial_ms, 30'000);
+  EXPECT_EQ(d->increment_ms, 2'000);
+  EXPECT_EQ(parse_command("bot gomoku")->level, "medium");
+}
+
+TEST(CommandTest, VariantsAreCheckedByTheEngine) {
+  EXPECT_EQ(parse_command("seek mnk:9,9,4")->variant, "mnk:9,9,4");
+  EXPECT_EQ(parse_command("seek mnk:8,8,4,gravity")->variant, "mnk:8,8,4,gravity");
+  EXPECT_EQ(parse_command("seek c4")->variant, "connect4");
+  EXPECT_FALSE(parse_command("seek chess"));
+  EXPECT_FALSE(parse_command("seek"));
+}
+
+TEST(CommandTest, TimeControls) {
+  EXPECT_EQ(parse_time_control("5+3")->first, 300'000);
+  EXPECT_EQ(parse_time_control("90s+1")->first, 90'000);
+  EXPECT_EQ(parse_time_control("untimed")->first, 0);
+  EXPECT_EQ(parse_time_control("3")->second, 0);
+  EXPECT_FALSE(parse_time_control("five+3"));
+  EXPECT_FALSE(parse_time_control("0+5"));
+  EXPECT_FALSE(parse_command("bot connect4 time"));
+}
+
+TEST(CommandTest, PrivateGamesWatchAndMatchCommands) {
+  auto c = parse_command("create gomoku second rated time 10+5");
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->kind, K::create);
+  EXPECT_TRUE(c->rated);
+  EXPECT_EQ(c->side, v1::SIDE_SECOND);
+  EXPECT_EQ(parse_command("join AB12CD")->code, "AB12CD");
+  EXPECT_FALSE(parse_command("join"));
+  EXPECT_EQ(parse_command("watch 2")->kind, K::watch);
+  EXPECT_EQ(parse_command("list")->kind, K::list);
+  EXPECT_EQ(parse_command("resign")->kind, K::resign);
+  EXPECT_EQ(parse_command("draw")->kind, K::draw);
+  EXPECT_EQ(parse_command("undo")->kind, K::undo);
+  EXPECT_EQ(parse_command("decline")->kind, K::decline);
+  EXPECT_EQ(parse_command("quit")->kind, K::quit);
+  auto b = parse_command("botmatch tictactoe easy hard");
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->level, "easy");
+  EXPECT_EQ(b->level2, "hard");
+}
+
+TEST(CommandTest, AnythingElseOfOneWordIsAMove) {
+  auto c = parse_command("  B2 ");
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->kind, K::move);
+  EXPECT_EQ(c->move, "b2");
+  EXPECT_EQ(parse_command("4")->move, "4");
+  EXPECT_FALSE(parse_command("play the centre"));
+  EXPECT_FALSE(parse_command("resign now"));
+}
+
+TEST(CommandTest, Wait) {
+  EXPECT_EQ(parse_command("wait")->wait_for, WaitFor::turn);
+  EXPECT_EQ(parse_command("wait end")->wait_for, WaitFor::end);
+  EXPECT_EQ(parse_command("wait start")->wait_for, WaitFor::start);
+  EXPECT_EQ(parse_command("wait offer")->wait_for, WaitFor::offer);
+  EXPECT_FALSE(parse_command("wait forever"));
+}
+
+}  // namespace
+}  // namespace inarow::client

@@ -1,0 +1,177 @@
+#include "inarow/client/controller.h"
+
+#include <gtest/gtest.h>
+
+namespace inarow::client {
+namespace {
+
+class ControllerTest : public ::testing::Test {
+ protected:
+  ControllerTest()
+      : controller_(ControllerOptions{true, false, {}, "ws://test/ws", "ada"}, Profile{},
+                    Controller::Hooks{
+                        [this](v1::ClientMessage m) { sent_.push_back(std::move(m)); },
+                        [this](const std::string& text) { out_ += text; },
+                        [this] { quit_ = true; },
+                        [this](const Profile& p) { saved_ = p; },
+                    }) {}
+
+  void greet() {
+    controller_.on_connected();
+    ASSERT_EQ(sent_.size(), 1u);
+    ASSERT_TRUE(sent_[0].has_hello());
+    v1::ServerMessage m;
+    m.set_request_id(sent_[0].request_id());
+    m.mutable_welcome()->set_player_id("p1");
+    m.mutable_welcome()->set_name("ada");
+    m.mutable_welcome()->set_token("secret");
+    sent_.clear();
+    deliver(m);
+  }
+
+  void deliver(const v1::ServerMessage& m) {
+    controller_.on_message(m, std::chrono::steady_clock::now());
+  }
+
+  v1::ServerMessage started_event(std::uint64_t seq = 1) {
+    v1::ServerMessage m;
+    auto* e = m.mutable_event();
+    e->set_match_id("m1");
+    e->set_seq(seq);
+    auto* s = e->mutable_started()->mutable_state();
+    s->set_match_id("m1");
+    s->set_variant("tictactoe");
+    s->set_kind(v1::MATCH_KIND_BOT);
+    s->mutable_first()->set_id("p1");
+    s->mutable_first()->set_name("ada");
+    s->mutable_second()->set_id("bot-easy");
+    s->mutable_second()->set_name("easy bot");
+    s->set_to_move(v1::SIDE_FIRST);
+    s->set_last_seq(seq);
+    return m;
+  }
+
+  v1::ServerMessage move_event(std::uint64_t seq, v1::Side side, const std::string& move) {
+    v1::ServerMessage m;
+    auto* e = m.mutable_event();
+    e->set_match_id("m1");
+    e->set_seq(seq);
+    e->mutable_move_made()->set_side(side);
+    e->mutable_move_made()->set_move(move);
+    e->mutable_move_made()->set_ply(static_cast<int>(seq - 1));
+    return m;
+  }
+
+  v1::ServerMessage ack(std::uint64_t request) {
+    v1::ServerMessage m;
+    m.set_request_id(request);
+    m.mutable_ack()->set_match_id("m1");
+    return m;
+  }
+
+  std::vector<v1::ClientMessage> sent_;
+  std::string out_;
+  bool quit_ = false;
+  Profile saved_;
+  Controller controller_;
+};
+
+TEST_F(ControllerTest, ScriptLinesWaitForTheConnectionTheAnswerAndTheTurn) {
+  controller_.on_line("bot tictactoe easy");
+  controller_.on_line("wait turn");
+  controller_.on_line("b2");
+  controller_.on_line("wait turn");
+  controller_.on_line("a3");
+  EXPECT_TRUE(sent_.empty());  // not greeted yet
+  greet();
+  EXPECT_EQ(saved_.token, "secret");
+  ASSERT_EQ(sent_.size(), 1u);
+  ASSERT_TRUE(sent_[0].has_play_bot());
+  EXPECT_EQ(sent_[0].play_bot().level(), "easy");
+  const auto bot_request = sent_[0].request_id();
+
+  deliver(started_event());
+  EXPECT_EQ(sent_.size(), 1u);  // the request is not answered yet
+  EXPECT_NE(out_.find("started match=m1 variant=tictactoe kind=bot"), std::string::npos) << out_;
+  EXPECT_NE(out_.find("you=first"), std::string::npos);
+  deliver(ack(bot_request));
+  ASSERT_EQ(sent_.size(), 2u);  // our turn: b2 goes
+  EXPECT_EQ(sent_[1].move().move(), "b2");
+
+  deliver(move_event(2, v1::SIDE_FIRST, "b2"));
+  deliver(ack(sent_[1].request_id()));
+  EXPECT_EQ(sent_.size(), 2u);  // waiting for the bot's reply
+  deliver(move_event(3, v1::SIDE_SECOND, "a1"));
+  ASSERT_EQ(sent_.size(), 3u);
+  EXPECT_EQ(sent_[2].move().move(), "a3");
+  EXPECT_NE(out_.find("move match=m1 seq=3 ply=2 side=second move=a1"), std::string::npos);
+}
+
+TEST_F(ControllerTest, ReplayedEventsAreShownOnce) {
+  greet();
+  deliver(started_event());
+  deliver(move_event(2, v1::SIDE_FIRST, "b2"));
+  const std::string before = out_;
+  deliver(move_event(2, v1::SIDE_FIRST, "b2"));
+  EXPECT_EQ(out_, before);
+}
+
+TEST_F(ControllerTest, ResumeSendsTheLastSeqOfLiveMatches) {
+  greet();
+  deliver(started_event());
+  deliver(move_event(2, v1::SIDE_FIRST, "b2"));
+  controller_.on_disconnected("boom");
+  EXPECT_NE(out_.find("disconnected reason=boom"), std::string::npos);
+  controller_.on_line("board");  // waits for the connection
+  const auto printed = out_.size();
+  controller_.on_connected();
+  ASSERT_TRUE(sent_.back().has_hello());
+  EXPECT_EQ(sent_.back().hello().token(), "secret");
+  ASSERT_EQ(sent_.back().hello().resume_size(), 1);
+  EXPECT_EQ(sent_.back().hello().resume(0).match_id(), "m1");
+  EXPECT_EQ(sent_.back().hello().resume(0).last_seq(), 2u);
+  EXPECT_EQ(out_.find("board ", printed), std::string::npos);
+}
+
+TEST_F(ControllerTest, AnUnknownTokenStartsANewIdentity) {
+  greet();
+  controller_.on_disconnected("restart");
+  controller_.on_connected();
+  const auto hello = sent_.back();
+  v1::ServerMessage m;
+  m.set_request_id(hello.request_id());
+  m.mutable_error()->set_code(v1::ERROR_BAD_TOKEN);
+  deliver(m);
+  ASSERT_TRUE(sent_.back().has_hello());
+  EXPECT_TRUE(sent_.back().hello().token().empty());
+  EXPECT_EQ(sent_.back().hello().name(), "ada");
+}
+
+TEST_F(ControllerTest, DrawAndUndoAnswerTheOpponentsOffer) {
+  greet();
+  deliver(started_event());
+  v1::ServerMessage offer;
+  offer.mutable_event()->set_match_id("m1");
+  offer.mutable_event()->set_seq(2);
+  offer.mutable_event()->mutable_draw_offered()->set_by(v1::SIDE_SECOND);
+  deliver(offer);
+  controller_.on_line("draw");
+  ASSERT_FALSE(sent_.empty());
+  ASSERT_TRUE(sent_.back().has_answer_draw());
+  EXPECT_TRUE(sent_.back().answer_draw().accept());
+  deliver(ack(sent_.back().request_id()));
+  controller_.on_line("undo");
+  EXPECT_TRUE(sent_.back().has_request_takeback());
+}
+
+TEST_F(ControllerTest, MatchCommandsOutsideAMatchAreRefusedLocally) {
+  greet();
+  controller_.on_line("resign");
+  EXPECT_TRUE(sent_.empty());
+  EXPECT_NE(out_.find("error code=NO_MATCH"), std::string::npos);
+  controller_.on_line("quit");
+  EXPECT_TRUE(quit_);
+}
+
+}  // namespace
+}  // namespace inarow::client
