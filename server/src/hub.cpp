@@ -157,6 +157,42 @@ class RatingBook {
   std::map<std::pair<std::string, std::string>, Rating> book_;
 };
 
+// Bots to lend to searches, per variant and level. A searching bot owns a
+// transposition table of several megabytes, so the server keeps as many as
+// run at once (about one per bot thread and level), not one per match.
+class BotPool {
+ public:
+  explicit BotPool(std::uint64_t seed) : seed_(seed ? seed : std::random_device{}()) {}
+
+  std::unique_ptr<bots::Bot> acquire(const Variant& v, const std::string& level) {
+    std::uint64_t seed;
+    {
+      std::lock_guard lock(mutex_);
+      auto& free = free_[{v.name, level}];
+      if (!free.empty()) {
+        auto bot = std::move(free.back());
+        free.pop_back();
+        return bot;
+      }
+      seed = seed_ + ++created_;
+    }
+    auto bot = bots::make_level_bot(v, level, seed);
+    if (!bot) return nullptr;
+    return std::move(*bot);
+  }
+
+  void release(const Variant& v, const std::string& level, std::unique_ptr<bots::Bot> bot) {
+    std::lock_guard lock(mutex_);
+    free_[{v.name, level}].push_back(std::move(bot));
+  }
+
+ private:
+  std::mutex mutex_;
+  std::uint64_t seed_;
+  std::uint64_t created_ = 0;
+  std::map<std::pair<std::string, std::string>, std::vector<std::unique_ptr<bots::Bot>>> free_;
+};
+
 }  // namespace
 
 // ------------------------------------------------------------ match actor
@@ -173,6 +209,7 @@ struct Hub::Impl : std::enable_shared_from_this<Hub::Impl> {
         writer(writer_),
         metrics(metrics_),
         strand(asio::make_strand(ioc_)),
+        bots(config_.bot_seed),
         matchmaker(config_.matchmaker),
         tick(strand),
         rng(config_.bot_seed ? config_.bot_seed : std::random_device{}()) {}
@@ -206,6 +243,7 @@ struct Hub::Impl : std::enable_shared_from_this<Hub::Impl> {
   Metrics& metrics;
   Strand strand;
   RatingBook ratings;
+  BotPool bots;
 
   // Hub strand state.
   std::unordered_map<Peer*, PeerEntry> peers;
@@ -258,15 +296,7 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
         strand_(asio::make_strand(hub_->ioc)),
         core_(std::move(setup)),
         flag_timer_(strand_),
-        grace_timers_{asio::steady_timer(strand_), asio::steady_timer(strand_)} {
-    for (int s = 0; s < 2; ++s) {
-      const Seat& seat = core_.setup().seats[s];
-      if (!seat.bot) continue;
-      const std::uint64_t seed = hub_->rng();
-      auto bot = bots::make_level_bot(core_.setup().variant, seat.level, seed);
-      if (bot) bots_[s] = std::shared_ptr<bots::Bot>(std::move(*bot));
-    }
-  }
+        grace_timers_{asio::steady_timer(strand_), asio::steady_timer(strand_)} {}
 
   const MatchSetup& setup() const { return core_.setup(); }
   const std::string& id() const { return core_.setup().id; }
@@ -276,7 +306,6 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
     }
     return std::nullopt;
   }
-  bool has_bot() const { return bots_[0] || bots_[1]; }
 
   // Readable from any thread, for the match list.
   std::atomic<int> ply{0};
@@ -465,7 +494,7 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
         break;
       case v1::ClientMessage::kRequestTakeback:
         result = core_.request_takeback(side, now);
-        bot_answers_takeback = bots_[index(opponent(side))] != nullptr;
+        bot_answers_takeback = setup().seats[index(opponent(side))].bot;
         break;
       case v1::ClientMessage::kAnswerTakeback:
         result = core_.answer_takeback(side, msg.answer_takeback().accept(), now);
@@ -517,7 +546,7 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
     hub_->writer.submit(std::move(ops), [self = shared_from_this(), events = std::move(events),
                                          then = std::move(then)](bool ok) mutable {
       asio::post(self->strand_, [self, events = std::move(events), then = std::move(then), ok] {
-        if (!ok) spdlog::error("store write failed for match {}", self->id());
+        if (!ok) spdlog::error("store_write_failed match={}", self->id());
         self->publish(events);
         if (then) then();
       });
@@ -570,6 +599,9 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
     }
     flush_attaches();
     if (core_.over() && !over.exchange(true)) {
+      spdlog::debug("match_ended match={} result={} reason={} plies={}", id(),
+                    v1::Result_Name(core_.result()), v1::EndReason_Name(core_.end_reason()),
+                    core_.game().ply());
       hub_->metrics.matches_live[setup().kind].fetch_sub(1, std::memory_order_relaxed);
       auto hub = hub_;
       asio::post(hub->strand, [hub, id = id()] { hub->match_over(id); });
@@ -610,8 +642,8 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
 
   void maybe_start_search() {
     const Side side = core_.to_move();
-    auto bot = bots_[index(side)];
-    if (!bot || searching_ || core_.over()) return;
+    const Seat& seat = setup().seats[index(side)];
+    if (!seat.bot || searching_ || core_.over()) return;
     searching_ = true;
     const std::uint64_t generation = ++search_generation_;
     search_stop_ = std::make_shared<std::atomic<bool>>(false);
@@ -625,10 +657,18 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
         budget = std::min(budget, Millis{level->time_ms});
       }
     }
-    asio::post(hub_->bot_pool, [self = shared_from_this(), bot, game = core_.game(), budget,
-                                stop = search_stop_, generation] {
+    asio::post(hub_->bot_pool, [self = shared_from_this(), level = seat.level, game = core_.game(),
+                                budget, stop = search_stop_, generation] {
       const auto started = SteadyClock::now();
-      bots::Choice choice = bot->choose(game, bots::MoveBudget{budget, stop.get()});
+      // Bots are borrowed per search: their tables are large, matches many.
+      auto bot = self->hub_->bots.acquire(game.variant(), level);
+      bots::Choice choice;
+      if (bot) {
+        choice = bot->choose(game, bots::MoveBudget{budget, stop.get()});
+        self->hub_->bots.release(game.variant(), level, std::move(bot));
+      } else {
+        choice.move = game.legal_moves().front();
+      }
       self->hub_->metrics.bot_search.observe(
           std::chrono::duration<double>(SteadyClock::now() - started).count());
       asio::post(self->strand_,
@@ -656,7 +696,7 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
     const Side side = core_.to_move();
     auto result = core_.move_cell(side, choice.move, SteadyClock::now());
     if (!result) {
-      spdlog::error("match {}: bot move rejected: {}", id(), result.error().message);
+      spdlog::error("bot_move_rejected match={} reason=\"{}\"", id(), result.error().message);
       return;
     }
     commit(std::move(*result), {}, {});
@@ -670,7 +710,6 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
   std::uint64_t published_seq_ = 0;
   asio::steady_timer flag_timer_;
   std::array<asio::steady_timer, 2> grace_timers_;
-  std::array<std::shared_ptr<bots::Bot>, 2> bots_;
   std::shared_ptr<std::atomic<bool>> search_stop_;
   std::uint64_t search_generation_ = 0;
   bool searching_ = false;
@@ -757,7 +796,7 @@ void Hub::restore() {
     v1::MatchEvent first;
     if (!variant || rec.events.empty() || !first.ParseFromString(rec.events.front()) ||
         !first.has_started()) {
-      spdlog::warn("match {} cannot be restored; skipped", rec.id);
+      spdlog::warn("restore_skipped match={} reason=\"no start event\"", rec.id);
       continue;
     }
     const v1::MatchState& st = first.started().state();
@@ -781,7 +820,7 @@ void Hub::restore() {
     }
     auto actor = std::make_shared<MatchActor>(impl_, std::move(setup));
     if (!actor->restore(rec)) {
-      spdlog::warn("match {} has an inconsistent event log; skipped", rec.id);
+      spdlog::warn("restore_skipped match={} reason=\"inconsistent event log\"", rec.id);
       continue;
     }
     h.matches[rec.id] = actor;
@@ -793,7 +832,7 @@ void Hub::restore() {
     actor->resume();
     ++restored;
   }
-  spdlog::info("store: {} players, {} unfinished matches restored", h.players.size(), restored);
+  spdlog::info("store_restored players={} matches={}", h.players.size(), restored);
 }
 
 std::optional<std::string> Hub::match_record_json(const std::string& id) {
@@ -1064,7 +1103,7 @@ void Hub::Impl::welcome(const std::shared_ptr<Peer>& peer, PlayerEntry& player,
                         std::uint64_t request_id, bool resumed, const v1::Hello& hello,
                         const std::string& token) {
   const bool was_away = live_peers(player).empty();
-  peers[peer.get()] = PeerEntry{peer, player.id};
+  peers[peer.get()] = PeerEntry{peer, player.id, {}};
   player.peers.push_back(peer);
 
   v1::ServerMessage m;
@@ -1212,8 +1251,8 @@ std::shared_ptr<MatchActor> Hub::Impl::create_match(Variant variant, v1::MatchKi
     for (auto& peer : live_peers(p))
       seated.emplace_back(peer, static_cast<Side>(s));
   }
-  spdlog::info("match {} started: {} {} vs {}", actor->id(), actor->setup().variant.name,
-               seat_ids[0], seat_ids[1]);
+  spdlog::debug("match_started match={} variant={} first={} second={}", actor->id(),
+                actor->setup().variant.name, seat_ids[0], seat_ids[1]);
   actor->start(std::move(seated));
   return actor;
 }

@@ -36,10 +36,10 @@ void fail(beast::error_code ec, const char* what) {
   if (ec == asio::error::operation_aborted || ec == websocket::error::closed ||
       ec == beast::error::timeout || ec == asio::error::eof ||
       ec == asio::error::connection_reset) {
-    spdlog::debug("{}: {}", what, ec.message());
+    spdlog::debug("io_closed op=\"{}\" error=\"{}\"", what, ec.message());
     return;
   }
-  spdlog::info("{}: {}", what, ec.message());
+  spdlog::info("io_error op=\"{}\" error=\"{}\"", what, ec.message());
 }
 
 // What sessions share: the config, the hub, the per-address counts.
@@ -196,7 +196,7 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     if (!bucket_.take(SteadyClock::now())) {
       send_error(0, {ProtocolError::rate_limited, "too many messages; slow down"});
       if (++strikes_ >= shared_.config.rate_strikes) {
-        spdlog::info("closing {}: flooding", address_);
+        spdlog::info("connection_closed address={} reason=flooding", address_);
         close_code_ = websocket::close_code::policy_error;
         close_requested_ = true;
         if (queue_.empty()) do_close();
@@ -231,7 +231,7 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
   void enqueue(const std::shared_ptr<const Outgoing>& message) {
     if (close_started_) return;
     if (queue_.size() >= kMaxQueuedMessages) {
-      spdlog::info("closing {}: not reading", address_);
+      spdlog::info("connection_closed address={} reason=\"not reading\"", address_);
       queue_.clear();
       close_code_ = websocket::close_code::policy_error;
       close_requested_ = true;
@@ -469,8 +469,8 @@ inarow::expected<void, std::string> Server::start() {
         fmt::format("cannot listen on {}:{}: {}", s.config.address, s.config.port, ec.message()));
   }
   s.port = s.acceptor.local_endpoint().port();
-  spdlog::info("listening on {}:{} (threads={}, bot_threads={}, store={})", s.config.address,
-               s.port, s.config.threads, s.config.bot_threads, s.config.store);
+  spdlog::info("listening on {}:{} threads={} bot_threads={} store={}", s.config.address, s.port,
+               s.config.threads, s.config.bot_threads, s.config.store);
   s.do_accept();
   s.running = true;
   for (int i = 0; i < std::max(1, s.config.threads); ++i) {
@@ -487,7 +487,7 @@ void Server::stop() {
     return;
   }
   s.running = false;
-  spdlog::info("stopping: closing the listener and saying goodbye");
+  spdlog::info("stopping: closing the listener, saying goodbye");
   asio::post(s.ioc, [&s] {
     beast::error_code ignored;
     s.acceptor.close(ignored);
