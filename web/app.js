@@ -88,7 +88,8 @@ async function greet(who) {
     const code = pendingJoin;
     pendingJoin = null;
     history.replaceState(null, '', '/');
-    return run(() => conn.request({ joinPrivate: { code } }));
+    if (!(await run(() => conn.request({ joinPrivate: { code } })))) showLobby();
+    return;
   }
   if (pendingWatch) {
     const matchId = pendingWatch;
@@ -126,8 +127,16 @@ conn.onPush = (message) => {
   if (message.bye) setStatus(`Server: ${message.bye.reason || 'going away'}`, 'warn');
 };
 
+// A bot-vs-bot match we started: its state may come just before or after the ack.
+let botMatch = null;
+const unclaimedStates = new Map();
+
 function onState(state) {
   const id = state.matchId;
+  if (botMatch === id && (!game || game.matchId !== id)) {
+    botMatch = null;
+    return showGame(normalize(state), true);
+  }
   const ours = state.yourSide || (me && (state.first?.id === me.playerId || state.second?.id === me.playerId));
   if (ours && !state.result) rememberSeq(id, state.lastSeq);
   if (game && game.matchId === id) {
@@ -139,7 +148,9 @@ function onState(state) {
   if (ours && !watching && (store.current === id || !game)) {
     store.current = id;
     showGame(normalize(state), false);
+    return;
   }
+  unclaimedStates.set(id, state);
 }
 
 function onEvent(event) {
@@ -154,6 +165,7 @@ function onEvent(event) {
         if (watching) stopWatching();
         store.current = id;
         seeking = false;
+        setStatus('');
         showGame(normalize({ ...state, lastSeq: String(seq) }), false);
       }
     }
@@ -563,7 +575,12 @@ $('#bot-match').addEventListener('click', async () => {
   const answer = await run(() => conn.request({
     startBotMatch: { variant: variantChoice(), firstLevel: 'easy', secondLevel: 'medium', timeControl: timeControl() },
   }));
-  if (answer) history.replaceState(null, '', `/?watch=${answer.ack.matchId}`);
+  if (!answer) return;
+  const id = answer.ack.matchId;
+  history.replaceState(null, '', `/?watch=${id}`);
+  const state = unclaimedStates.get(id);
+  if (state) showGame(normalize(state), true);
+  else botMatch = id;
 });
 
 async function refreshMatches() {

@@ -283,6 +283,31 @@ test('two people play through a private-game link, with a draw offer and a takeb
   }
 });
 
+test('two people seeking the same game are paired', async () => {
+  const [sue, tom] = [await newPlayer('sue'), await newPlayer('tom')];
+  for (const page of [sue, tom]) {
+    await page.locator('#variant').selectOption('connect4');
+    await page.locator('#time').selectOption('5+3');
+    await page.locator('#seek').click();
+    if (page === sue) {
+      await sue.locator('#status', { hasText: 'Looking for an opponent' }).waitFor();
+      assert.equal(await sue.locator('#cancel-seek').isVisible(), true);
+    }
+  }
+  for (const page of [sue, tom]) await gameView(page).waitFor();
+  assert.equal(await gameView(sue).getAttribute('data-match-id'), await gameView(tom).getAttribute('data-match-id'));
+  const turns = [await gameView(sue).getAttribute('data-turn'), await gameView(tom).getAttribute('data-turn')].sort();
+  assert.deepEqual(turns, ['me', 'them']);
+  assert.equal(await sue.locator('#status').innerText(), '');
+  // Both clocks show the time control; only the side to move runs.
+  assert.equal(await sue.locator('.player[data-side="SIDE_FIRST"] .clock').isVisible(), true);
+  assert.match(await sue.locator('.player[data-side="SIDE_SECOND"] .clock').innerText(), /^5:0\d$/);
+  for (const page of [sue, tom]) {
+    assertNoErrors(page);
+    await page.context().close();
+  }
+});
+
 test('a spectator follows a game from the live list to its end', async () => {
   const player = await newPlayer('pat');
   await startBotGame(player, { variant: 'custom', custom: { m: 8, n: 6, k: 4, gravity: true } });
@@ -292,12 +317,25 @@ test('a spectator follows a game from the live list to its end', async () => {
 
   const fan = await newPlayer('fan');
   await fan.locator('#refresh').click();
+  await fan.locator(`#matches a[data-match-id="${matchId}"]`).waitFor();
+  await screenshot(fan, 'lobby');
   await fan.locator(`#matches a[data-match-id="${matchId}"]`).click();
   await waitFor(fan, (id) => document.querySelector('#game-view').dataset.matchId === id, matchId);
   assert.equal(await gameView(fan).getAttribute('data-role'), 'spectator');
   assert.equal(await fan.locator('#board .cell.playable').count(), 0, 'a spectator cannot play');
   assert.equal(await fan.locator('#resign').isVisible(), false);
   await waitFor(fan, (n) => Number(document.querySelector('#game-view').dataset.ply) >= n, await ply(player));
+
+  // Two bots started from the lobby are watched at once.
+  await fan.locator('#leave').click();
+  await fan.locator('#variant').selectOption('tictactoe');
+  await fan.locator('#bot-match').click();
+  await waitFor(fan, () => document.querySelector('#game-view').dataset.role === 'spectator'
+    && document.querySelector('#game-view').dataset.turn === 'over');
+  assert.match(await fan.locator('#game-status').innerText(), /won|Draw/);
+  await fan.locator('#leave').click();
+  await fan.locator(`#matches a[data-match-id="${matchId}"]`).click();
+  await waitFor(fan, (id) => document.querySelector('#game-view').dataset.matchId === id, matchId);
 
   // A watch link opens the same game directly.
   const late = await newPlayer('late', { url: `${base}/?watch=${matchId}` });
