@@ -206,28 +206,25 @@ std::string help_text(bool in_match) {
   std::string s;
   if (in_match) {
     s += "In a match:\n"
-         "  b2 / 4          a move: column letter and row (a1 is bottom-left); connect four: a "
-         "column number\n"
+         "  b2, h8, 4       a move: column letter + row from the bottom-left;\n"
+         "                  under gravity (connect four) the column number\n"
          "  resign          give up\n"
          "  draw            offer a draw, or accept the one offered\n"
-         "  undo            ask to take back your last move, or accept the opponent's request\n"
-         "  decline         decline a draw offer or takeback request\n"
-         "  board           draw the board again\n"
-         "  leave           stop watching (as a spectator)\n";
+         "  undo            ask to take back your move, or accept the request\n"
+         "  decline         decline a draw offer or a takeback request\n"
+         "  board           draw the board again\n";
   }
-  s += "Games (variants: tictactoe, connect4, gomoku, mnk:M,N,K[,gravity]; time: 5+3 = 5 min + 3 "
-       "s/move):\n"
-       "  bot VARIANT [LEVEL] [first|second] [time 5+3]   play a bot (beginner easy medium hard "
-       "expert master)\n"
-       "  seek VARIANT [time 5+3]                          play a person; `cancel` stops seeking\n"
-       "  create VARIANT [first|second] [rated] [time 5+3] a private game: give the code to a "
-       "friend\n"
-       "  join CODE                                        join a friend's private game\n"
-       "  list                                             live matches\n"
-       "  watch ID|N                                       watch a match (N: its number in list)\n"
-       "  botmatch VARIANT LEVEL LEVEL [time 1+0]          two bots play, you watch\n"
-       "  wait [turn|start|end|offer]                      (scripts) read the next line only then\n"
-       "  help, quit\n";
+  s += "Play:\n"
+       "  bot VARIANT [LEVEL] [first|second] [time 5+3]    against a server bot\n"
+       "  seek VARIANT [time 5+3]                          a person (cancel: stop)\n"
+       "  create VARIANT [first|second] [rated] [time 5+3] private: gives a code\n"
+       "  join CODE                                        a friend's private game\n"
+       "  list, watch N, leave                             live matches\n"
+       "  botmatch VARIANT LEVEL LEVEL [time 1+0]          watch two bots\n"
+       "  wait [turn|start|end|offer]                      scripts: pace the input\n"
+       "  help, quit\n"
+       "Variants: tictactoe connect4 gomoku mnk:M,N,K[,gravity]\n"
+       "Levels: beginner easy medium hard expert master. 5+3: 5 min + 3 s a move.\n";
   return s;
 }
 

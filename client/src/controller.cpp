@@ -279,7 +279,11 @@ void Controller::on_match_state(const v1::ServerMessage& m, SteadyTime now) {
   MatchView& v = it->second;
   const bool resumed = resuming_.erase(s.match_id()) > 0;
   // A state we asked for, or our own live match, becomes the one shown.
-  if (m.request_id() != 0 || (v.seated() && !v.over()) || current() == nullptr) current_ = v.id();
+  const MatchView* shown = current();
+  if (m.request_id() != 0 || (v.seated() && !v.over()) || !shown || shown->over() ||
+      shown->id() == v.id()) {
+    current_ = v.id();
+  }
   say("state match=" + v.id() + " variant=" + s.variant() +
           " kind=" + std::string(kind_word(s.kind())) + " seq=" + std::to_string(s.last_seq()) +
           " ply=" + std::to_string(s.moves_size()) + " to-move=" + side_word(s.to_move()) +
@@ -295,7 +299,8 @@ void Controller::on_match_state(const v1::ServerMessage& m, SteadyTime now) {
   if (v.over()) {
     say("ended match=" + v.id() + " result=" + std::string(result_word(s.result())) +
             " reason=" + std::string(reason_word(s.end_reason())) + " you=-",
-        "This match is over: " + std::string(result_word(s.result())) + ".");
+        "This match is over: " + std::string(result_word(s.result())) + " (" +
+            std::string(reason_word(s.end_reason())) + ").");
   } else {
     show_turn(v);
   }
@@ -458,6 +463,10 @@ void Controller::on_match_list(const v1::MatchList& list) {
 void Controller::on_line(std::string line) {
   lines_.emplace_back(std::move(line));
   pump();
+  if (!options_.script && !lines_.empty() && !ready()) {
+    say("",
+        paint("Not connected: that runs once the connection is back.", sgr::note, options_.style));
+  }
 }
 
 void Controller::on_eof() {
@@ -492,12 +501,18 @@ bool Controller::ready() const {
   return pending_ == 0 && wait_met();
 }
 
+// A person's Ctrl-D, quit and help need no server.
+bool Controller::runs_offline(const std::optional<std::string>& line) const {
+  if (!line) return true;
+  auto c = parse_command(*line);
+  return c && (c->kind == Command::Kind::quit || c->kind == Command::Kind::help);
+}
+
 void Controller::pump() {
   if (wait_ && wait_met()) wait_.reset();
   while (!lines_.empty()) {
     // A person's Ctrl-D quits at once; a script's end of input waits its turn.
-    const bool eof = !lines_.front().has_value();
-    if (!ready() && !(eof && !options_.script)) return;
+    if (!ready() && !(!options_.script && runs_offline(lines_.front()))) return;
     auto line = std::move(lines_.front());
     lines_.pop_front();
     if (!line) {
@@ -692,6 +707,9 @@ void Controller::execute(const Command& c) {
       wait_ = c.wait_for;
       return;
     case K::quit:
+      if (live_seat && options_.pretty) {
+        print("Your match goes on without you: run inarow again to come back to it.\n");
+      }
       quitting_ = true;
       hooks_.quit();
       return;

@@ -65,6 +65,7 @@ class Controller {
  private:
   void pump();
   bool ready() const;
+  bool runs_offline(const std::optional<std::string>& line) const;
   bool wait_met() const;
   void run(const std::string& line);
   void execute(const Command& c);
