@@ -303,6 +303,7 @@ function show(view) {
 
 function showName() {
   show('name-view');
+  $('#join-hint').hidden = !pendingJoin;
   const input = $('#name');
   input.value = localStorage.getItem('inarow.name') || '';
   input.focus();
