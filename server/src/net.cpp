@@ -420,6 +420,9 @@ struct Server::Impl {
         if (ec != asio::error::operation_aborted) fail(ec, "accept");
         if (!acceptor.is_open()) return;
       } else {
+        // Small frames go out at once: Nagle would hold an ack behind an event.
+        beast::error_code ignored;
+        s.set_option(tcp::no_delay(true), ignored);
         std::make_shared<HttpSession>(std::move(s), *shared)->run();
       }
       do_accept();
