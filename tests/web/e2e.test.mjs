@@ -243,6 +243,7 @@ test('two people play through a private-game link, with a draw offer and a takeb
   const ann = await newPlayer('ann');
   await ann.locator('#variant').selectOption('tictactoe');
   await ann.locator('#create-private').click();
+  await ann.locator('#private-link').waitFor();
   const link = await ann.locator('#private-url').inputValue();
   assert.match(link, /\/play\/[^/]+$/);
 
@@ -268,6 +269,12 @@ test('two people play through a private-game link, with a draw offer and a takeb
   await ann.locator('#offer-draw').click();
   await bob.locator('#decline-draw').click();
   await ann.locator('#flash', { hasText: 'declined the draw' }).waitFor();
+  // Bob's page goes away: Ann sees him away; he comes back to the same game.
+  await bob.goto('about:blank');
+  await ann.locator('.player[data-side="SIDE_SECOND"] .away').waitFor({ state: 'visible' });
+  await bob.goto(base + '/');
+  await waitFor(bob, () => document.querySelector('#game-view').dataset.ply === '2');
+  await ann.locator('.player[data-side="SIDE_SECOND"] .away').waitFor({ state: 'hidden' });
   await move(ann, 'b1');
   await move(bob, 'b2');
   await move(ann, 'c1');
