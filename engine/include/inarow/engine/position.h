@@ -92,6 +92,7 @@ class Position {
   bool has_line_through(const Board& own, Cell c) const;
 
  private:
+  void place(Cell c);  // the stone, the key, the playable cells, the move list
   template <int K>
   Board winning_cells_k(const Board& own) const;
 
@@ -137,7 +138,7 @@ Position<W>::Position(std::shared_ptr<const Geometry<W>> geometry) : geo_(std::m
 }
 
 template <int W>
-void Position<W>::make_nonwinning(Cell c) {
+void Position<W>::place(Cell c) {
   assert(is_legal(c));
   const int me = ply_ & 1;
   stones_[me].set(c);
@@ -146,23 +147,18 @@ void Position<W>::make_nonwinning(Cell c) {
   if (geo_->variant.gravity && geo_->variant.row(c) + 1 < geo_->variant.height)
     playable_.set(c + 1);
   moves_[ply_++] = static_cast<std::uint16_t>(c);
-  assert(!has_line(stones_[me]));
+}
+
+template <int W>
+void Position<W>::make_nonwinning(Cell c) {
+  place(c);
+  assert(!has_line_through(stones_[(ply_ - 1) & 1], c));
 }
 
 template <int W>
 void Position<W>::make(Cell c) {
-  const int me = ply_ & 1;
-  won_ = has_line_through(stones_[me] | Board::bit(c), c);
-  if (won_) {  // make_nonwinning's assertion would fire: do the same without it
-    stones_[me].set(c);
-    key_ ^= zobrist(static_cast<Side>(me), c);
-    playable_.reset(c);
-    if (geo_->variant.gravity && geo_->variant.row(c) + 1 < geo_->variant.height)
-      playable_.set(c + 1);
-    moves_[ply_++] = static_cast<std::uint16_t>(c);
-    return;
-  }
-  make_nonwinning(c);
+  won_ = has_line_through(stones_[ply_ & 1] | Board::bit(c), c);
+  place(c);
 }
 
 template <int W>
