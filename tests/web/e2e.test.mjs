@@ -178,6 +178,11 @@ test('a whole tic-tac-toe game against a bot, by keyboard and mouse', async () =
   await page.keyboard.press('Enter');
   await waitFor(page, () => Number(document.querySelector('#game-view').dataset.ply) >= 1);
   assert.equal(await page.locator('#board [data-cell="a2"]').getAttribute('data-stone'), 'first');
+  // Enter on a2 again: the page sends it and shows the server's refusal.
+  assert.equal(await myTurnOrOver(page), 'me');
+  await page.keyboard.press('Enter');
+  await page.locator('#flash', { hasText: /occupied/ }).waitFor();
+  assert.equal(await ply(page), 2);
   await playToTheEnd(page);
   const result = await page.locator('#result').innerText();
   assert.match(result, /You (won|lost)|Draw/);
