@@ -88,7 +88,7 @@ export function renderBoard(host, view) {
   const H = v.height * unit;
   const svg = el('svg', {
     viewBox: `0 0 ${W + 2 * margin} ${H + 2 * margin}`,
-    class: `board board-${style}`,
+    class: `board board-${style} me-${view.mySide === 2 ? 'second' : 'first'}`,
     role: 'img',
     'aria-label': `${v.name} board, ${view.moves.length} moves`,
   });
@@ -137,6 +137,14 @@ export function renderBoard(host, view) {
       if (canPlay) {
         cell.classList.add('playable');
         cell.addEventListener('click', () => view.onPlay(move));
+        if (v.gravity) {
+          // Hovering anywhere in a column lights it and shows where the disc would land.
+          const lit = (on) => () => g.querySelectorAll(`.cell[data-col="${columnName(v, col)}"]`)
+            .forEach((c) => c.classList.toggle('column-hover', on));
+          cell.addEventListener('mouseenter', lit(true));
+          cell.addEventListener('mouseleave', lit(false));
+          if (!side && (row === 0 || grid[row - 1][col])) cell.classList.add('landing');
+        }
       }
       if (v.gravity && columnFull && view.playable) cell.classList.add('full');
       el('rect', { x: col * unit, y: (v.height - 1 - row) * unit, width: unit, height: unit, class: 'hit' }, cell);
