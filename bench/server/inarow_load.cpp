@@ -191,7 +191,10 @@ class Player : public std::enable_shared_from_this<Player> {
 
   void schedule_move() {
     if (opt_.think_ms <= 0) return make_move();
-    think_.expires_after(std::chrono::milliseconds(opt_.think_ms));
+    // Uniform in [think/2, 3*think/2): players that started together drift apart.
+    const auto think =
+        opt_.think_ms / 2 + static_cast<int>(rng_() % static_cast<unsigned>(opt_.think_ms));
+    think_.expires_after(std::chrono::milliseconds(think));
     think_.async_wait([self = shared_from_this()](beast::error_code ec) {
       if (!ec) self->make_move();
     });
@@ -325,7 +328,7 @@ int main(int argc, char** argv) {
   app.add_option("--server-threads", opt.server_threads, "--threads for a spawned server");
   app.add_option("--server-bot-threads", opt.server_bot_threads,
                  "--bot-threads for a spawned server");
-  app.add_option("--think-ms", opt.think_ms, "Pause before each of our moves");
+  app.add_option("--think-ms", opt.think_ms, "Mean pause before each of our moves (uniform +-50%)");
   CLI11_PARSE(app, argc, argv);
 
   if (!opt.spawn.empty()) {
