@@ -413,7 +413,11 @@ function draw() {
   if (game.takebackRequestedBy === side && playing) pending.push('Takeback asked; waiting for an answer.');
   if (watching && game.drawOfferedBy) pending.push(`${sideName(game.drawOfferedBy)} offers a draw.`);
   $('#pending').textContent = pending.join(' ');
-  $('#leave').textContent = watching ? 'Stop watching' : game.result ? 'Back to the lobby' : 'Lobby';
+  // A player leaves a live game by finishing or resigning it, not by wandering off.
+  $('#leave').textContent = watching ? 'Stop watching' : 'Back to the lobby';
+  $('#leave').hidden = Boolean(playing);
+  $('#draw-offerer').textContent = `${sideName(game.drawOfferedBy)} offers a draw.`;
+  $('#takeback-asker').textContent = `${sideName(game.takebackRequestedBy)} asks to take a move back.`;
 
   const result = $('#result');
   result.hidden = !game.result;

@@ -257,6 +257,7 @@ test('two people play through a private-game link, with a draw offer and a takeb
   assert.equal(await gameView(ann).getAttribute('data-match-id'), await gameView(bob).getAttribute('data-match-id'));
   assert.equal(await gameView(ann).getAttribute('data-turn'), 'me');
   assert.equal(await gameView(bob).getAttribute('data-turn'), 'them');
+  assert.equal(await ann.locator('#leave').isVisible(), false, 'no wandering off a live game');
 
   const move = async (page, cell) => {
     const before = await ply(page);
@@ -267,11 +268,14 @@ test('two people play through a private-game link, with a draw offer and a takeb
   await move(bob, 'b2');
   // Bob asks to take b2 back; Ann allows it; Bob plays a2 instead.
   await bob.locator('#takeback').click();
+  await ann.locator('#takeback-asker', { hasText: 'bob asks to take a move back.' }).waitFor();
   await ann.locator('#accept-takeback').click();
   await waitFor(bob, () => Number(document.querySelector('#game-view').dataset.ply) === 1);
   await move(bob, 'a2');
   // Ann offers a draw; Bob declines it.
   await ann.locator('#offer-draw').click();
+  await bob.locator('#draw-offerer', { hasText: 'ann offers a draw.' }).waitFor();
+  await screenshot(bob, 'private-draw-offered');
   await bob.locator('#decline-draw').click();
   await ann.locator('#flash', { hasText: 'declined the draw' }).waitFor();
   // Bob's page goes away: Ann sees him away; he comes back to the same game.
