@@ -311,6 +311,7 @@ function showName() {
 
 function showLobby() {
   game = null;
+  document.title = 'inarow';
   watching = false;
   store.current = null;
   show('lobby-view');
@@ -399,6 +400,7 @@ function draw() {
   else if (watching) status.textContent = `${sideName(game.toMove)} to move (${pieceName(game.variant, game.toMove)})`;
   else status.textContent = myTurn() ? `Your move (${pieceName(game.variant, side)})` : `Waiting for ${sideName(game.toMove)}…`;
   status.classList.toggle('your-turn', myTurn());
+  document.title = myTurn() ? '● Your move · inarow' : game.result ? `${resultText()} · inarow` : 'inarow';
 
   const playing = !watching && side && !game.result;
   $('#resign').hidden = !playing;
