@@ -408,3 +408,22 @@ test('a reload and a dropped connection mid-game both resume the game', async ()
   assertNoErrors(page);
   await page.context().close();
 });
+
+test('a token the server does not know (a fresh store) asks for a name again', async () => {
+  const context = await browser.newContext();
+  await context.addInitScript(() => {
+    if (!sessionStorage.getItem('seeded')) {
+      sessionStorage.setItem('seeded', '1');
+      localStorage.setItem('inarow.token', 'not-a-token');
+      localStorage.setItem('inarow.cursors', JSON.stringify({ m0: 3 }));
+    }
+  });
+  const page = await context.newPage();
+  await page.goto(base + '/');
+  await page.locator('#name-view').waitFor();
+  assert.equal(await page.evaluate(() => localStorage.getItem('inarow.token')), null);
+  await enterName(page, 'new');
+  await page.locator('#lobby-view').waitFor();
+  assert.match(await page.evaluate(() => localStorage.getItem('inarow.token')), /^[0-9a-f]+$/);
+  await context.close();
+});
