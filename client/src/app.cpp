@@ -22,6 +22,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <iostream>
 #include <memory>
@@ -78,6 +79,7 @@ using Stream = websocket::stream<beast::tcp_stream>;
 class App;
 App* g_app = nullptr;  // readline's line handler is a plain function
 void on_readline_line(char* line);
+char** complete_command(const char* text, int start, int end);
 
 class App {
  public:
@@ -135,6 +137,12 @@ class App {
     rl_catch_signals = 0;  // the signal_set has them
     rl_catch_sigwinch = 0;
     readline_on_ = true;
+    // History survives the session, next to the profile.
+    history_file_ = (options_.config_dir / "history").string();
+    stifle_history(1000);
+    read_history(history_file_.c_str());
+    rl_readline_name = "inarow";
+    rl_attempted_completion_function = complete_command;
     shown_prompt_ = controller_.prompt(std::chrono::steady_clock::now());
     rl_callback_handler_install(shown_prompt_.c_str(), on_readline_line);
     tty_.emplace(ioc_, ::dup(STDIN_FILENO));
@@ -164,6 +172,9 @@ class App {
     if (!readline_on_) return;
     readline_on_ = false;
     rl_callback_handler_remove();
+    std::error_code ec;
+    std::filesystem::create_directories(options_.config_dir, ec);
+    write_history(history_file_.c_str());
     if (tty_) tty_->cancel();
     if (winch_) winch_->cancel();
   }
@@ -391,8 +402,30 @@ class App {
   bool in_handler_ = false;
   std::string out_;
   std::string shown_prompt_;
+  std::string history_file_;
   std::mt19937 rng_{std::random_device{}()};
 };
+
+// Tab completes command words, variants, levels and sides.
+char* next_completion(const char* text, int state) {
+  static std::vector<std::string> matches;
+  static std::size_t next = 0;
+  if (state == 0) {
+    matches.clear();
+    next = 0;
+    const std::string_view prefix(text);
+    for (std::string_view word : completion_words()) {
+      if (word.substr(0, prefix.size()) == prefix) matches.emplace_back(word);
+    }
+  }
+  if (next >= matches.size()) return nullptr;
+  return ::strdup(matches[next++].c_str());
+}
+
+char** complete_command(const char* text, int, int) {
+  rl_attempted_completion_over = 1;  // never complete file names
+  return rl_completion_matches(text, next_completion);
+}
 
 void on_readline_line(char* line) {
   if (g_app) g_app->on_tty_line(line);

@@ -202,6 +202,15 @@ expected<Command, std::string> parse_command(std::string_view line) {
   return c;
 }
 
+const std::vector<std::string_view>& completion_words() {
+  static const std::vector<std::string_view> words = {
+      "bot",      "seek",   "cancel", "create",   "join",  "list",   "watch", "leave",  "botmatch",
+      "resign",   "draw",   "undo",   "decline",  "board", "wait",   "help",  "quit",   "tictactoe",
+      "connect4", "gomoku", "mnk:",   "beginner", "easy",  "medium", "hard",  "expert", "master",
+      "first",    "second", "rated",  "time",     "turn",  "start",  "end",   "offer"};
+  return words;
+}
+
 std::string help_text(bool in_match) {
   std::string s;
   if (in_match) {

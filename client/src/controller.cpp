@@ -68,6 +68,13 @@ std::string Controller::player_name(const MatchView& v, v1::Side s) const {
   return p.name().empty() ? p.id() : p.name();
 }
 
+// "ada (1500)": the name and the rating at the start of the match.
+std::string Controller::rated_name(const MatchView& v, v1::Side s) const {
+  const auto& p = v.player(s);
+  if (!p.has_rating()) return player_name(v, s);
+  return player_name(v, s) + " (" + std::to_string(std::lround(p.rating().rating())) + ")";
+}
+
 std::string Controller::clocks_suffix(const MatchView& v, SteadyTime now) const {
   if (!v.timed()) return "";
   return " first-ms=" + std::to_string(v.clock_ms(v1::SIDE_FIRST, now)) +
@@ -146,6 +153,7 @@ void Controller::on_disconnected(const std::string& reason) {
   connected_ = false;
   greeted_ = false;
   pending_ = 0;
+  awaited_match_.clear();
   requests_.clear();
   resuming_.clear();
   if (quitting_) return;
@@ -196,6 +204,18 @@ void Controller::on_message(const v1::ServerMessage& m, SteadyTime now) {
   if (m.request_id() != 0 && m.request_id() == pending_ &&
       m.body_case() != v1::ServerMessage::kEvent) {
     pending_ = 0;
+    // A request that starts a match is done when the match is here too: its
+    // ack and its first event may come in either order.
+    const auto kind =
+        requests_.count(m.request_id()) ? requests_[m.request_id()] : Command::Kind::help;
+    const bool starts = kind == Command::Kind::bot || kind == Command::Kind::join ||
+                        kind == Command::Kind::botmatch;
+    if (m.has_ack() && starts && !m.ack().match_id().empty() && !views_.count(m.ack().match_id())) {
+      awaited_match_ = m.ack().match_id();
+    }
+  }
+  if (!awaited_match_.empty() && views_.count(awaited_match_)) {
+    awaited_match_.clear();
   }
   if (m.request_id() != 0) requests_.erase(m.request_id());
   pump();
@@ -333,8 +353,8 @@ void Controller::on_event(const v1::MatchEvent& e, SteadyTime now) {
           "New " + paint(s.variant(), sgr::bold, st) + " match (" +
               std::string(kind_word(s.kind())) + (s.rated() ? ", rated" : "") + ", " +
               format_time_control(s.time_control()) + "): " + paint("X", sgr::first, st) + " " +
-              player_name(v, v1::SIDE_FIRST) + " vs " + paint("O", sgr::second, st) + " " +
-              player_name(v, v1::SIDE_SECOND) +
+              rated_name(v, v1::SIDE_FIRST) + " vs " + paint("O", sgr::second, st) + " " +
+              rated_name(v, v1::SIDE_SECOND) +
               (v.seated() ? std::string(". You play ") + stone(v.your_side()) + "." : "."));
       if (options_.pretty) show_board(v, now);
       show_turn(v);
@@ -498,7 +518,7 @@ bool Controller::ready() const {
   if (quitting_) return false;
   if (!greeted_ || !resuming_.empty()) return false;
   if (!options_.script) return true;
-  return pending_ == 0 && wait_met();
+  return pending_ == 0 && awaited_match_.empty() && wait_met();
 }
 
 // A person's Ctrl-D, quit and help need no server.

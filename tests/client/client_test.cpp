@@ -274,6 +274,42 @@ TEST_F(ClientTest, ListAndWatchALiveMatch) {
   EXPECT_EQ(field(*ended, "you"), "-");
 }
 
+// A one-second clock that nobody moves on: the server's flag falls and the
+// client reports it; the clocks it printed count down.
+TEST_F(ClientTest, TheFlagFallsWhenTheClockRunsOut) {
+  ServerProcess server(":memory:");
+  ClientProcess ada(server.url(), "ada", config("ada"));
+  ada.send("bot tictactoe beginner first time 1s+0");
+  ada.send("wait end");
+  ada.send("quit");
+  const std::string s = started(ada);
+  EXPECT_EQ(field(s, "time"), "0.0166667+0");
+  auto ended = ada.expect("ended ", 10s);
+  ASSERT_TRUE(ended) << ada.transcript();
+  EXPECT_EQ(field(*ended, "reason"), "timeout");
+  EXPECT_EQ(field(*ended, "you"), "lost");
+  EXPECT_EQ(ada.wait_exit(), 0);
+}
+
+TEST_F(ClientTest, WatchesABotMatchToTheEnd) {
+  ServerProcess server(":memory:");
+  ClientProcess eve(server.url(), "eve", config("eve"));
+  eve.send("botmatch connect4 beginner easy");
+  eve.send("wait end");
+  eve.send("board");
+  eve.send("quit");
+  auto state = eve.expect_if([](const std::string& l) {
+    return starts_with(l, "state ") || starts_with(l, "started ");
+  });
+  ASSERT_TRUE(state) << eve.transcript();
+  EXPECT_EQ(field(*state, "you"), "-");
+  auto ended = eve.expect("ended ", 30s);
+  ASSERT_TRUE(ended) << eve.transcript();
+  EXPECT_EQ(field(*ended, "you"), "-");
+  EXPECT_TRUE(eve.expect("board 1 "));
+  EXPECT_EQ(eve.wait_exit(), 0);
+}
+
 // The server stops (bye, close 1001) and comes back on the same port and
 // store: the client says so, reconnects with backoff and resumes the match.
 TEST_F(ClientTest, ReconnectsAndResumesAfterTheServerRestarts) {

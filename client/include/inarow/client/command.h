@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "inarow/engine/expected.h"
 #include "inarow/v1/inarow.pb.h"
@@ -66,6 +67,9 @@ expected<std::pair<std::int64_t, std::int64_t>, std::string> parse_time_control(
 expected<std::string, std::string> canonical_variant(std::string_view text);
 
 bool is_bot_level(std::string_view word);
+
+// Words worth completing on a terminal: commands, variants, levels, sides.
+const std::vector<std::string_view>& completion_words();
 
 // The help text: the menu outside a match, the match commands inside one.
 std::string help_text(bool in_match);

@@ -86,6 +86,7 @@ class Controller {
   const MatchView* current() const;
   MatchView* seated_live_match();
   std::string player_name(const MatchView& v, v1::Side s) const;
+  std::string rated_name(const MatchView& v, v1::Side s) const;
   void show_board(const MatchView& v, SteadyTime now) const;
   void show_turn(const MatchView& v) const;
   std::string clocks_suffix(const MatchView& v, SteadyTime now) const;
@@ -101,6 +102,7 @@ class Controller {
   std::uint64_t hello_request_ = 0;
   std::uint64_t pending_ = 0;  // script mode: the request a line waits for
   std::map<std::uint64_t, Command::Kind> requests_;
+  std::string awaited_match_;  // acked, but its first event is still on the way
   std::optional<WaitFor> wait_;
   std::set<std::string> resuming_;                // matches whose state comes after welcome
   std::deque<std::optional<std::string>> lines_;  // nullopt: end of input
