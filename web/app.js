@@ -3,6 +3,7 @@
 // asks; whether a move is legal is for the server to answer.
 import { Connection } from './connection.js';
 import { parseVariant, renderBoard, boardStyle, columnName } from './board.js';
+import { matchFromState, applyEvent, clockLeft, timed } from './match.js';
 
 const $ = (sel) => document.querySelector(sel);
 const store = {
@@ -135,19 +136,20 @@ function onState(state) {
   const id = state.matchId;
   if (botMatch === id && (!game || game.matchId !== id)) {
     botMatch = null;
-    return showGame(normalize(state), true);
+    return showGame(matchFromState(state), true);
   }
   const ours = state.yourSide || (me && (state.first?.id === me.playerId || state.second?.id === me.playerId));
   if (ours && !state.result) rememberSeq(id, state.lastSeq);
   if (game && game.matchId === id) {
-    // The full state supersedes what we pieced together from events.
+    // The full state supersedes what we pieced together from events, except
+    // what only events carry: the winning line, rating changes, presence.
     const keep = { winningLine: game.winningLine, ratings: game.ratings, presence: game.presence };
-    showGame({ ...keep, ...normalize(state) }, watching);
+    showGame({ ...matchFromState(state), ...keep }, watching);
     return;
   }
   if (ours && !watching && (store.current === id || !game)) {
     store.current = id;
-    showGame(normalize(state), false);
+    showGame(matchFromState(state), false);
     return;
   }
   unclaimedStates.set(id, state);
@@ -166,7 +168,7 @@ function onEvent(event) {
         store.current = id;
         seeking = false;
         setStatus('');
-        showGame(normalize({ ...state, lastSeq: String(seq) }), false);
+        showGame(matchFromState({ ...state, lastSeq: String(seq) }), false);
       }
     }
     return;
@@ -176,64 +178,12 @@ function onEvent(event) {
     return;
   }
   if (seq <= game.lastSeq) return;  // a replay we already have
-  game.lastSeq = seq;
-  setClocks(event.clocks);
-  animateLast = false;
-  if (event.moveMade) {
-    game.moves.push(event.moveMade.move);
-    game.toMove = event.moveMade.side === 'SIDE_FIRST' ? 'SIDE_SECOND' : 'SIDE_FIRST';
-    game.drawOfferedBy = null;  // an offer stands until the other side moves
-    animateLast = true;
-  } else if (event.drawOffered) {
-    game.drawOfferedBy = event.drawOffered.by;
-  } else if (event.drawDeclined) {
-    game.drawOfferedBy = null;
-    flash(`${sideName(event.drawDeclined.by)} declined the draw`);
-  } else if (event.takebackRequested) {
-    game.takebackRequestedBy = event.takebackRequested.by;
-  } else if (event.takebackDeclined) {
-    game.takebackRequestedBy = null;
-    flash(`${sideName(event.takebackDeclined.by)} declined the takeback`);
-  } else if (event.takebackDone) {
-    game.moves = event.takebackDone.moves || [];
-    game.toMove = game.moves.length % 2 ? 'SIDE_SECOND' : 'SIDE_FIRST';
-    game.takebackRequestedBy = null;
-  } else if (event.presence) {
-    game.presence[event.presence.side] = Boolean(event.presence.connected);
-  } else if (event.ended) {
-    game.result = event.ended.result;
-    game.endReason = event.ended.reason;
-    game.winningLine = event.ended.winningLine || [];
-    game.ratings = event.ended.ratings || [];
-    game.drawOfferedBy = game.takebackRequestedBy = null;
-  }
+  const told = applyEvent(game, event);
+  animateLast = Boolean(told.moved);
+  if (told.declined) flash(`${sideName(told.by)} declined the ${told.declined}`);
   if (game.result) forgetSeq(id);
   else if (!watching) rememberSeq(id, seq);
   draw();
-}
-
-function normalize(state) {
-  return {
-    matchId: state.matchId,
-    variant: state.variant,
-    kind: state.kind,
-    rated: Boolean(state.rated),
-    timeControl: state.timeControl || {},
-    first: state.first || {},
-    second: state.second || {},
-    moves: state.moves || [],
-    toMove: state.toMove,
-    result: state.result && state.result !== 'RESULT_UNSPECIFIED' ? state.result : null,
-    endReason: state.endReason,
-    lastSeq: Number(state.lastSeq || 0),
-    drawOfferedBy: state.drawOfferedBy || null,
-    takebackRequestedBy: state.takebackRequestedBy || null,
-    yourSide: state.yourSide || null,
-    winningLine: state.winningLine || [],
-    ratings: state.ratings || [],
-    presence: { SIDE_FIRST: true, SIDE_SECOND: true },
-    clocks: readClocks(state.clocks),
-  };
 }
 
 function rememberSeq(id, seq) {
@@ -250,25 +200,6 @@ function forgetSeq(id) {
 
 // ---------------------------------------------------------------- clocks
 
-function readClocks(c = {}) {
-  return {
-    SIDE_FIRST: Number(c.firstMs || 0),
-    SIDE_SECOND: Number(c.secondMs || 0),
-    running: c.running && c.running !== 'SIDE_UNSPECIFIED' ? c.running : null,
-    at: performance.now(),
-  };
-}
-
-function setClocks(c) {
-  if (c) game.clocks = readClocks(c);
-}
-
-function clockLeft(side) {
-  const c = game.clocks;
-  const elapsed = c.running === side && !game.result ? performance.now() - c.at : 0;
-  return Math.max(0, c[side] - elapsed);
-}
-
 function formatClock(ms) {
   const total = Math.ceil(ms / 100) / 10;
   const min = Math.floor(total / 60);
@@ -277,15 +208,11 @@ function formatClock(ms) {
   return `${min}:${String(Math.floor(sec)).padStart(2, '0')}`;
 }
 
-function timed() {
-  return game && Number(game.timeControl.initialMs || 0) > 0;
-}
-
 function tickClocks() {
-  if (game && timed()) {
+  if (game && timed(game)) {
     for (const side of ['SIDE_FIRST', 'SIDE_SECOND']) {
       const node = $(`#game-view .player[data-side="${side}"] .clock`);
-      const left = clockLeft(side);
+      const left = clockLeft(game, side);
       node.textContent = formatClock(left);
       node.classList.toggle('low', left < 10000);
       node.classList.toggle('running', game.clocks.running === side && !game.result);
@@ -380,7 +307,7 @@ function draw() {
     node.querySelector('.away').hidden = game.presence[s] !== false || Boolean(p.bot);
     node.classList.toggle('to-move', !game.result && game.toMove === s);
     const clock = node.querySelector('.clock');
-    clock.hidden = !timed();
+    clock.hidden = !timed(game);
   }
 
   renderBoard($('#board'), {
@@ -586,7 +513,7 @@ $('#bot-match').addEventListener('click', async () => {
   const id = answer.ack.matchId;
   history.replaceState(null, '', `/?watch=${id}`);
   const state = unclaimedStates.get(id);
-  if (state) showGame(normalize(state), true);
+  if (state) showGame(matchFromState(state), true);
   else botMatch = id;
 });
 
@@ -618,7 +545,7 @@ async function watch(matchId, afterSeq = 0) {
   if (!game || game.matchId !== matchId) game = null;
   const answer = await run(() => conn.request({ watch: { matchId, afterSeq: String(afterSeq) } }));
   if (!answer) return showLobby();
-  if (!game && answer.matchState) showGame(normalize(answer.matchState), true);
+  if (!game && answer.matchState) showGame(matchFromState(answer.matchState), true);
 }
 
 function stopWatching() {
