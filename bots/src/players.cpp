@@ -14,15 +14,15 @@ using std::chrono::milliseconds;
 
 class BotPlayer final : public Player {
  public:
-  BotPlayer(std::unique_ptr<Bot> bot, std::string name)
-      : bot_(std::move(bot)), name_(std::move(name)) {}
+  BotPlayer(std::unique_ptr<Bot> bot, std::string name, const std::atomic<bool>* stop)
+      : bot_(std::move(bot)), name_(std::move(name)), stop_(stop) {}
   std::string name() const override { return name_; }
 
   PlayerMove move(const Game& game, milliseconds allotted, milliseconds /*clock_left*/,
                   ArenaClock::time_point /*deadline*/) override {
     PlayerMove out;
     try {
-      out.move = bot_->choose(game, MoveBudget{allotted, nullptr}).move;
+      out.move = bot_->choose(game, MoveBudget{allotted, stop_}).move;
     } catch (const std::exception& e) {
       out.status = MoveStatus::crash;
       out.detail = std::string("exception: ") + e.what();
@@ -36,6 +36,7 @@ class BotPlayer final : public Player {
  private:
   std::unique_ptr<Bot> bot_;
   std::string name_;
+  const std::atomic<bool>* stop_;
 };
 
 class PbrainPlayer final : public Player {
@@ -196,8 +197,9 @@ class WeightsBot final : public Bot {
 
 }  // namespace
 
-std::unique_ptr<Player> make_bot_player(std::unique_ptr<Bot> bot, std::string name) {
-  return std::make_unique<BotPlayer>(std::move(bot), std::move(name));
+std::unique_ptr<Player> make_bot_player(std::unique_ptr<Bot> bot, std::string name,
+                                        const std::atomic<bool>* stop) {
+  return std::make_unique<BotPlayer>(std::move(bot), std::move(name), stop);
 }
 
 std::unique_ptr<Player> make_pbrain_player(std::string command, std::string name) {
@@ -234,11 +236,12 @@ expected<Participant, Error> Participant::parse(std::string_view text) {
 }
 
 expected<std::unique_ptr<Player>, Error> make_player(const Variant& v, const Participant& p,
-                                                     std::uint64_t seed) {
+                                                     std::uint64_t seed,
+                                                     const std::atomic<bool>* stop) {
   if (p.external) return make_pbrain_player(p.command, p.name);
   auto bot = make_bot(v, p.bot, seed);
   if (!bot) return unexpected(bot.error());
-  return make_bot_player(std::move(bot).value(), p.name);
+  return make_bot_player(std::move(bot).value(), p.name, stop);
 }
 
 std::unique_ptr<Bot> make_weights_bot(const Variant& v, Weights weights, int depth,

@@ -353,7 +353,7 @@ expected<TournamentResult, Error> run_tournament(
         const std::uint64_t seed =
             splitmix(cfg.seed ^ splitmix(std::uint64_t(job.index) * 2 + side));
         return cfg.player_factory ? cfg.player_factory(who, seed)
-                                  : make_player(cfg.variant, cfg.participants[who], seed);
+                                  : make_player(cfg.variant, cfg.participants[who], seed, cfg.stop);
       };
       auto first = make(job.first, 0);
       auto second = make(job.second, 1);

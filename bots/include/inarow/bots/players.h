@@ -4,6 +4,7 @@
 // processes.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -59,7 +60,9 @@ class Player {
 };
 
 // An in-process bot. Exceptions count as a crash, a bad move as illegal.
-std::unique_ptr<Player> make_bot_player(std::unique_ptr<Bot> bot, std::string name);
+// `stop` (the tournament's) cuts a search short when the tournament stops.
+std::unique_ptr<Player> make_bot_player(std::unique_ptr<Bot> bot, std::string name,
+                                        const std::atomic<bool>* stop = nullptr);
 
 // A Gomocup brain started from `command` (split on blanks, quotes honoured).
 // The board goes over as START size (square) or RECTSTART w,h; x is the
@@ -80,7 +83,8 @@ struct Participant {
 
 // A fresh player for one game; the seed decides the bot's random choices.
 expected<std::unique_ptr<Player>, Error> make_player(const Variant& v, const Participant& p,
-                                                     std::uint64_t seed);
+                                                     std::uint64_t seed,
+                                                     const std::atomic<bool>* stop = nullptr);
 
 // A searching bot over explicit weights (the tuners play these): fixed depth
 // and/or node limit, the best move of the search, no randomness.
