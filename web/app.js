@@ -527,7 +527,8 @@ async function refreshMatches() {
     const a = document.createElement('a');
     a.href = `/?watch=${encodeURIComponent(m.matchId)}`;
     a.dataset.matchId = m.matchId;
-    a.textContent = `${m.first?.name ?? '?'} vs ${m.second?.name ?? '?'} · ${variantTitle(m.variant)} · move ${m.ply || 0}`;
+    a.textContent = `${m.first?.name ?? '?'} vs ${m.second?.name ?? '?'} · ${variantTitle(m.variant)} · move ${m.ply || 0}`
+      + (m.spectators ? ` · ${m.spectators} watching` : '');
     a.addEventListener('click', (e) => {
       e.preventDefault();
       history.replaceState(null, '', a.href);
