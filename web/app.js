@@ -310,6 +310,7 @@ function draw() {
     clock.hidden = !timed(game);
   }
 
+  $('#board').classList.toggle('playable', myTurn());
   renderBoard($('#board'), {
     variant: game.variant,
     moves: game.moves,
