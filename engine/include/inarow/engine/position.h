@@ -157,8 +157,9 @@ void Position<W>::make_nonwinning(Cell c) {
 
 template <int W>
 void Position<W>::make(Cell c) {
-  won_ = has_line_through(stones_[ply_ & 1] | Board::bit(c), c);
+  const bool wins = has_line_through(stones_[ply_ & 1] | Board::bit(c), c);
   place(c);
+  won_ = wins;
 }
 
 template <int W>
