@@ -1,0 +1,530 @@
+// compare-load: the C++ driver of bench/compare. Plays the comparison's
+// scenario against inarow-server (binary protobuf or JSON text frames) or
+// against compare-echo-server (the limit), and prints one RESULT line.
+//
+// The scenario (the Node driver peer/drive.js plays the same against
+// boardgame.io): N concurrent matches of tic-tac-toe, two connections each;
+// each player moves a random legal cell as soon as it is its turn; a finished
+// game is restarted at once by the same two players. A move's round trip is
+// from sending it to the server's answer that it was accepted (inarow: the
+// ack; echo: the second frame back). Optionally a share of the matches are a
+// person against a server bot (one connection each); their round trips are
+// kept apart so that the people-only p99 can be compared with and without
+// bots thinking.
+//
+// inarow: the first player creates a private unrated game and hands the code
+// to the second, who joins it (no matchmaker delay). Echo: the pair is named
+// in the first frame and games restart locally (no frames), as no game logic
+// runs there.
+#include <signal.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <atomic>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/websocket.hpp>
+#include <chrono>
+#include <cstdio>
+#include <deque>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <random>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <google/protobuf/util/json_util.h>
+
+#include "inarow/engine/game.h"
+#include "inarow/engine/notation.h"
+#include "inarow/v1/inarow.pb.h"
+
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
+namespace v1 = inarow::v1;
+using tcp = asio::ip::tcp;
+using Clock = std::chrono::steady_clock;
+
+struct Options {
+  std::string target = "inarow";  // inarow | echo
+  bool json = false;
+  std::string host = "127.0.0.1";
+  std::uint16_t port = 0;
+  int source_addresses = 1;  // bind connection i to 127.0.0.(2 + i % this) when > 1
+  int server_pid = 0;
+  int matches = 100;
+  double bot_fraction = 0.0;  // share of matches against a bot
+  std::string level = "medium";
+  std::string variant = "tictactoe";
+  int seconds = 10;
+  int warmup_seconds = 2;
+  int threads = 1;
+  int connect_timeout_seconds = 120;
+};
+
+struct Stats {
+  std::atomic<int> connected{0};
+  std::atomic<int> failed{0};
+  std::atomic<int> dropped{0};  // connections lost while playing
+  std::atomic<bool> measuring{false};
+  std::atomic<bool> stopping{false};
+  std::atomic<std::uint64_t> moves{0};
+  std::atomic<std::uint64_t> games{0};
+  std::atomic<std::uint64_t> errors{0};
+  std::mutex mutex;
+  std::vector<double> people_us;  // round trips in people-vs-people matches
+  std::vector<double> bot_us;     // the person's round trips in matches against a bot
+};
+
+struct ProcSample {
+  double cpu_s = 0;
+  long rss_kib = -1;
+  long hwm_kib = -1;
+};
+
+ProcSample sample(int pid) {
+  ProcSample s;
+  if (pid <= 0) return s;
+  {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    std::getline(stat, line);
+    // Fields after the ")" of the command name: state is field 3, utime 14, stime 15.
+    const auto close = line.rfind(')');
+    if (close != std::string::npos) {
+      std::istringstream rest(line.substr(close + 2));
+      std::string field;
+      double utime = 0, stime = 0;
+      for (int i = 3; i <= 15 && rest >> field; ++i) {
+        if (i == 14) utime = std::stod(field);
+        if (i == 15) stime = std::stod(field);
+      }
+      s.cpu_s = (utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
+    }
+  }
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  std::string key;
+  while (status >> key) {
+    if (key == "VmRSS:") status >> s.rss_kib;
+    if (key == "VmHWM:") status >> s.hwm_kib;
+    status.ignore(1 << 12, '\n');
+  }
+  return s;
+}
+
+class Player : public std::enable_shared_from_this<Player> {
+ public:
+  Player(asio::io_context& ioc, const Options& opt, Stats& stats, int match, int seat,
+         bool vs_bot, std::uint64_t seed)
+      : ws_(asio::make_strand(ioc)),
+        opt_(opt),
+        stats_(stats),
+        match_(match),
+        seat_(seat),
+        vs_bot_(vs_bot),
+        variant_(*inarow::Variant::parse(opt.variant)),
+        game_(variant_),
+        mine_(seat == 0 ? inarow::Side::first : inarow::Side::second),
+        rng_(seed) {}
+
+  void set_partner(std::shared_ptr<Player> p) { partner_ = p; }
+
+  void start(const tcp::endpoint& endpoint, int index) {
+    auto& socket = beast::get_lowest_layer(ws_).socket();
+    if (opt_.source_addresses > 1) {
+      beast::error_code ec;
+      socket.open(tcp::v4(), ec);
+      const auto source = asio::ip::address_v4((127u << 24) + 2u +
+                                               static_cast<unsigned>(index % opt_.source_addresses));
+      socket.bind(tcp::endpoint(source, 0), ec);
+      if (ec) return failed("bind", ec);
+    }
+    beast::get_lowest_layer(ws_).async_connect(
+        endpoint, beast::bind_front_handler(&Player::on_connect, shared_from_this()));
+  }
+
+  // Once everyone is connected: the first seat of each match starts it.
+  void play() {
+    asio::post(ws_.get_executor(), [self = shared_from_this()] {
+      if (self->seat_ == 0) self->new_game();
+    });
+  }
+
+  void stop() {
+    asio::post(ws_.get_executor(), [self = shared_from_this()] {
+      beast::error_code ec;
+      beast::get_lowest_layer(self->ws_).socket().close(ec);
+    });
+  }
+
+ private:
+  bool echo() const { return opt_.target == "echo"; }
+
+  void failed(const char* what, beast::error_code ec) {
+    if (stats_.stopping) return;
+    if (greeted_) {
+      stats_.dropped.fetch_add(1);
+    } else {
+      stats_.failed.fetch_add(1);
+    }
+    static std::atomic<int> shown{0};
+    if (shown.fetch_add(1) < 5) std::cerr << what << ": " << ec.message() << "\n";
+  }
+
+  void on_connect(beast::error_code ec) {
+    if (ec) return failed("connect", ec);
+    beast::get_lowest_layer(ws_).socket().set_option(tcp::no_delay(true));
+    ws_.text(opt_.json);
+    ws_.async_handshake(opt_.host, "/ws",
+                        beast::bind_front_handler(&Player::on_handshake, shared_from_this()));
+  }
+
+  void on_handshake(beast::error_code ec) {
+    if (ec) return failed("handshake", ec);
+    if (echo()) {
+      send_raw("pair:" + std::to_string(match_));
+    } else {
+      v1::ClientMessage m;
+      m.mutable_hello()->set_protocol_version(1);
+      m.mutable_hello()->set_name("compare");
+      send(m);
+    }
+    do_read();
+  }
+
+  void do_read() {
+    ws_.async_read(buffer_, beast::bind_front_handler(&Player::on_read, shared_from_this()));
+  }
+
+  void on_read(beast::error_code ec, std::size_t) {
+    if (ec) return failed("read", ec);
+    const auto* data = static_cast<const char*>(buffer_.cdata().data());
+    const std::string_view frame(data, buffer_.size());
+    if (echo()) {
+      on_echo(frame);
+    } else {
+      v1::ServerMessage m;
+      bool ok = false;
+      if (opt_.json) {
+        ok = google::protobuf::util::JsonStringToMessage(
+                 google::protobuf::StringPiece(frame.data(), frame.size()), &m)
+                 .ok();
+      } else {
+        ok = m.ParseFromArray(frame.data(), static_cast<int>(frame.size()));
+      }
+      if (ok) {
+        handle(m);
+      } else {
+        stats_.errors.fetch_add(1);
+      }
+    }
+    buffer_.consume(buffer_.size());
+    do_read();
+  }
+
+  void greeted() {
+    greeted_ = true;
+    stats_.connected.fetch_add(1);
+  }
+
+  void moved(bool counted) {
+    const auto rtt = Clock::now() - move_sent_;
+    if (!counted || !stats_.measuring || stats_.stopping) return;
+    stats_.moves.fetch_add(1, std::memory_order_relaxed);
+    const double us = std::chrono::duration<double, std::micro>(rtt).count();
+    std::lock_guard lock(stats_.mutex);
+    (vs_bot_ ? stats_.bot_us : stats_.people_us).push_back(us);
+  }
+
+  // ------------------------------------------------------------ inarow
+  void handle(const v1::ServerMessage& m) {
+    if (m.has_welcome()) {
+      player_id_ = m.welcome().player_id();
+      greeted();
+    } else if (m.has_error()) {
+      stats_.errors.fetch_add(1);
+      static std::atomic<int> shown{0};
+      if (shown.fetch_add(1) < 5) std::cerr << "error: " << m.error().message() << "\n";
+    } else if (m.has_ack()) {
+      if (m.request_id() == move_request_) {
+        move_request_ = 0;
+        moved(true);
+      } else if (m.request_id() == create_request_) {
+        create_request_ = 0;
+        if (auto partner = partner_.lock()) partner->join(m.ack().code());
+      }
+    } else if (m.has_event()) {
+      on_event(m.event());
+    }
+  }
+
+  void join(std::string code) {
+    asio::post(ws_.get_executor(), [self = shared_from_this(), code = std::move(code)] {
+      if (self->stats_.stopping) return;
+      v1::ClientMessage m;
+      m.mutable_join_private()->set_code(code);
+      self->send(m);
+    });
+  }
+
+  void on_event(const v1::MatchEvent& e) {
+    if (e.has_started()) {
+      match_id_ = e.started().state().match_id();
+      game_ = inarow::Game(variant_);
+      mine_ = e.started().state().first().id() == player_id_ ? inarow::Side::first
+                                                              : inarow::Side::second;
+    } else if (e.has_move_made()) {
+      (void)game_.play(e.move_made().move());
+    } else if (e.has_ended()) {
+      match_id_.clear();
+      if (seat_ == 0) {
+        if (stats_.measuring && !stats_.stopping) stats_.games.fetch_add(1);
+        new_game();
+      }
+      return;
+    } else {
+      return;
+    }
+    if (!game_.over() && game_.to_move() == mine_) make_move();
+  }
+
+  void new_game() {
+    if (stats_.stopping) return;
+    if (echo()) {
+      game_ = inarow::Game(variant_);
+      mine_ = seat_ == 0 ? inarow::Side::first : inarow::Side::second;
+      if (mine_ == inarow::Side::first) make_move();
+      return;
+    }
+    v1::ClientMessage m;
+    if (vs_bot_) {
+      auto* p = m.mutable_play_bot();
+      p->set_variant(opt_.variant);
+      p->set_level(opt_.level);
+      p->set_side(rng_() % 2 ? v1::SIDE_FIRST : v1::SIDE_SECOND);
+      send(m);
+    } else {
+      auto* p = m.mutable_create_private();
+      p->set_variant(opt_.variant);
+      p->set_side(v1::SIDE_FIRST);
+      create_request_ = send(m);
+    }
+  }
+
+  void make_move() {
+    if (stats_.stopping) return;
+    auto legal = game_.legal_moves();
+    if (legal.empty()) return;
+    const inarow::Cell cell = legal[rng_() % legal.size()];
+    v1::ClientMessage m;
+    m.mutable_move()->set_match_id(echo() ? "m" + std::to_string(match_) : match_id_);
+    m.mutable_move()->set_move(inarow::format_move(variant_, cell));
+    move_sent_ = Clock::now();
+    echoes_ = 0;
+    move_request_ = send(m);
+  }
+
+  // ------------------------------------------------------------ echo
+  // Our move comes back twice (event, then ack); the opponent's once.
+  void on_echo(std::string_view frame) {
+    if (!greeted_) return greeted();
+    if (move_request_ != 0) {
+      // Frames from the partner cannot arrive while we wait: it is our turn.
+      if (++echoes_ < 2) return;
+      move_request_ = 0;
+      moved(true);
+    }
+    v1::ClientMessage m;
+    const bool ok = opt_.json ? google::protobuf::util::JsonStringToMessage(
+                                    google::protobuf::StringPiece(frame.data(), frame.size()), &m)
+                                    .ok()
+                              : m.ParseFromArray(frame.data(), static_cast<int>(frame.size()));
+    if (!ok || !game_.play(m.move().move())) {
+      stats_.errors.fetch_add(1);
+      return;
+    }
+    if (game_.over()) {
+      if (seat_ == 0 && stats_.measuring && !stats_.stopping) stats_.games.fetch_add(1);
+      return new_game();
+    }
+    if (game_.to_move() == mine_) make_move();
+  }
+
+  // ------------------------------------------------------------ frames
+  std::uint64_t send(v1::ClientMessage& m) {
+    m.set_request_id(++request_id_);
+    std::string frame;
+    if (opt_.json) {
+      (void)google::protobuf::util::MessageToJsonString(m, &frame);
+    } else {
+      frame = m.SerializeAsString();
+    }
+    send_raw(std::move(frame));
+    return m.request_id();
+  }
+
+  void send_raw(std::string frame) {
+    queue_.push_back(std::move(frame));
+    if (queue_.size() == 1) do_write();
+  }
+
+  void do_write() {
+    ws_.async_write(asio::buffer(queue_.front()),
+                    beast::bind_front_handler(&Player::on_write, shared_from_this()));
+  }
+
+  void on_write(beast::error_code ec, std::size_t) {
+    if (ec) return failed("write", ec);
+    queue_.pop_front();
+    if (!queue_.empty()) do_write();
+  }
+
+  websocket::stream<beast::tcp_stream> ws_;
+  beast::flat_buffer buffer_;
+  const Options& opt_;
+  Stats& stats_;
+  int match_;
+  int seat_;
+  bool vs_bot_;
+  bool greeted_ = false;
+  std::weak_ptr<Player> partner_;
+  std::string player_id_;
+  inarow::Variant variant_;
+  inarow::Game game_;
+  inarow::Side mine_;
+  std::string match_id_;
+  std::mt19937_64 rng_;
+  std::deque<std::string> queue_;
+  std::uint64_t request_id_ = 0;
+  std::uint64_t move_request_ = 0;
+  std::uint64_t create_request_ = 0;
+  int echoes_ = 0;
+  Clock::time_point move_sent_;
+};
+
+double percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0.0;
+  const auto k = static_cast<std::size_t>(p / 100.0 * static_cast<double>(v.size() - 1));
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+  return v[k];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options opt;
+  CLI::App app{"compare-load: the bench/compare scenario against inarow-server or the echo limit"};
+  app.option_defaults()->always_capture_default();
+  app.add_option("--target", opt.target, "inarow or echo")
+      ->check(CLI::IsMember({"inarow", "echo"}));
+  app.add_flag("--json", opt.json, "Text frames with protobuf's JSON mapping");
+  app.add_option("--host", opt.host, "Server address");
+  app.add_option("--port", opt.port, "Server port")->required();
+  app.add_option("--source-addresses", opt.source_addresses,
+                 "Spread connections over 127.0.0.2.. (more ephemeral ports)");
+  app.add_option("--server-pid", opt.server_pid, "Server process, for CPU time and memory");
+  app.add_option("--matches", opt.matches, "Concurrent matches");
+  app.add_option("--bot-fraction", opt.bot_fraction, "Share of matches against a bot (inarow)");
+  app.add_option("--level", opt.level, "Bot level");
+  app.add_option("--variant", opt.variant, "Variant");
+  app.add_option("--seconds", opt.seconds, "Measured time");
+  app.add_option("--warmup-seconds", opt.warmup_seconds, "Play before measuring");
+  app.add_option("--threads", opt.threads, "Driver threads");
+  CLI11_PARSE(app, argc, argv);
+  signal(SIGPIPE, SIG_IGN);
+
+  asio::io_context ioc;
+  Stats stats;
+  const tcp::endpoint endpoint(asio::ip::make_address(opt.host), opt.port);
+  const int bot_matches = opt.target == "inarow"
+                              ? static_cast<int>(opt.matches * opt.bot_fraction + 0.5)
+                              : 0;
+  std::vector<std::shared_ptr<Player>> players;
+  for (int m = 0; m < opt.matches; ++m) {
+    const bool vs_bot = m < bot_matches;
+    auto a = std::make_shared<Player>(ioc, opt, stats, m, 0, vs_bot, 2 * m + 1);
+    players.push_back(a);
+    if (!vs_bot) {
+      auto b = std::make_shared<Player>(ioc, opt, stats, m, 1, false, 2 * m + 2);
+      a->set_partner(b);
+      b->set_partner(a);
+      players.push_back(b);
+    }
+  }
+  const int connections = static_cast<int>(players.size());
+
+  const ProcSample idle = sample(opt.server_pid);
+  auto guard = asio::make_work_guard(ioc);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < std::max(1, opt.threads); ++t)
+    threads.emplace_back([&] { ioc.run(); });
+
+  // Connect in batches so the listen backlog is not overrun.
+  const auto connect_start = Clock::now();
+  const auto connect_deadline = connect_start + std::chrono::seconds(opt.connect_timeout_seconds);
+  for (int i = 0; i < connections; ++i) {
+    players[i]->start(endpoint, i);
+    if (i % 200 == 199) {
+      while (stats.connected + stats.failed < i - 100 && Clock::now() < connect_deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  }
+  while (stats.connected + stats.failed < connections && Clock::now() < connect_deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  const double connect_s = std::chrono::duration<double>(Clock::now() - connect_start).count();
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  const ProcSample connected = sample(opt.server_pid);
+
+  for (auto& p : players)
+    p->play();
+  std::this_thread::sleep_for(std::chrono::seconds(opt.warmup_seconds));
+  const ProcSample before = sample(opt.server_pid);
+  stats.measuring = true;
+  const auto t0 = Clock::now();
+  std::this_thread::sleep_for(std::chrono::seconds(opt.seconds));
+  stats.measuring = false;
+  const double elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
+  const ProcSample after = sample(opt.server_pid);
+  stats.stopping = true;
+  for (auto& p : players)
+    p->stop();
+  guard.reset();
+  ioc.stop();
+  for (auto& t : threads)
+    t.join();
+
+  std::vector<double> all;
+  {
+    std::lock_guard lock(stats.mutex);
+    all = stats.people_us;
+    all.insert(all.end(), stats.bot_us.begin(), stats.bot_us.end());
+  }
+  const auto moves = static_cast<double>(stats.moves.load());
+  const double cpu = after.cpu_s - before.cpu_s;
+  const int ok = stats.connected.load();
+  // One line of key=value for run.sh; latencies in ms, memory in KiB.
+  std::printf(
+      "RESULT target=%s json=%d matches=%d connections=%d connected=%d failed=%d dropped=%d "
+      "connect_s=%.2f seconds=%.2f moves=%.0f moves_per_s=%.0f games=%llu errors=%llu "
+      "p50_ms=%.3f p99_ms=%.3f p999_ms=%.3f people_p99_ms=%.3f bot_p99_ms=%.3f "
+      "cpu_s=%.2f cpu_s_per_1000=%.4f idle_kib=%ld connected_kib=%ld kib_per_conn=%.1f "
+      "hwm_kib=%ld\n",
+      opt.target.c_str(), opt.json ? 1 : 0, opt.matches, connections, ok, stats.failed.load(),
+      stats.dropped.load(), connect_s, elapsed, moves, moves / elapsed,
+      static_cast<unsigned long long>(stats.games.load()),
+      static_cast<unsigned long long>(stats.errors.load()), percentile(all, 50) / 1000,
+      percentile(all, 99) / 1000, percentile(all, 99.9) / 1000,
+      percentile(stats.people_us, 99) / 1000, percentile(stats.bot_us, 99) / 1000, cpu,
+      moves > 0 ? cpu * 1000 / moves : 0.0, idle.rss_kib, connected.rss_kib,
+      ok > 0 ? static_cast<double>(connected.rss_kib - idle.rss_kib) / ok : 0.0, after.hwm_kib);
+  return ok == connections ? 0 : 1;
+}
