@@ -230,6 +230,20 @@ void Controller::on_welcome(const v1::ServerMessage& m) {
   hooks_.save_profile(profile_);
   for (const auto& id : w.matches())
     resuming_.insert(id);
+  // A match of ours the server no longer has live ended long ago (or with a
+  // server that kept nothing): forget it rather than wait for it.
+  for (auto it = views_.begin(); it != views_.end();) {
+    const MatchView& v = it->second;
+    if (v.seated() && !v.over() && !resuming_.count(v.id())) {
+      say("note message=" + quote("match " + v.id() + " is no longer live on the server"),
+          paint("Your match " + v.id() + " is no longer live on the server.", sgr::note,
+                options_.style));
+      if (current_ == v.id()) current_.clear();
+      it = views_.erase(it);
+    } else {
+      ++it;
+    }
+  }
   say("welcome player=" + w.player_id() + " name=" + quote(w.name()) +
           " resumed=" + yes_no(w.resumed()) + " matches=" + std::to_string(w.matches_size()),
       std::string(w.resumed() ? "Welcome back, " : "Welcome, ") +

@@ -298,9 +298,8 @@ TEST_F(ClientTest, WatchesABotMatchToTheEnd) {
   eve.send("wait end");
   eve.send("board");
   eve.send("quit");
-  auto state = eve.expect_if([](const std::string& l) {
-    return starts_with(l, "state ") || starts_with(l, "started ");
-  });
+  auto state = eve.expect_if(
+      [](const std::string& l) { return starts_with(l, "state ") || starts_with(l, "started "); });
   ASSERT_TRUE(state) << eve.transcript();
   EXPECT_EQ(field(*state, "you"), "-");
   auto ended = eve.expect("ended ", 30s);

@@ -173,5 +173,20 @@ TEST_F(ControllerTest, MatchCommandsOutsideAMatchAreRefusedLocally) {
   EXPECT_TRUE(quit_);
 }
 
+TEST_F(ControllerTest, AMatchTheServerNoLongerHasIsForgottenOnResume) {
+  greet();
+  deliver(started_event());
+  controller_.on_line("wait end");
+  controller_.on_line("list");
+  controller_.on_disconnected("gone");
+  sent_.clear();
+  greet();  // the welcome lists no live match
+  EXPECT_NE(out_.find("note message=\"match m1 is no longer live on the server\""),
+            std::string::npos)
+      << out_;
+  ASSERT_EQ(sent_.size(), 1u);  // `wait end` is met: `list` goes
+  EXPECT_TRUE(sent_[0].has_list_matches());
+}
+
 }  // namespace
 }  // namespace inarow::client
