@@ -310,6 +310,7 @@ void Controller::on_match_state(const v1::ServerMessage& m, SteadyTime now) {
   const auto& s = m.match_state();
   auto [it, fresh] = views_.try_emplace(s.match_id(), s, now);
   if (!fresh) it->second = MatchView(s, now);
+  it->second.seat(player_id_);  // watching our own match: still our seat
   MatchView& v = it->second;
   const bool resumed = resuming_.erase(s.match_id()) > 0;
   // A state we asked for, or our own live match, becomes the one shown.

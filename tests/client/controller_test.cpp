@@ -188,5 +188,17 @@ TEST_F(ControllerTest, AMatchTheServerNoLongerHasIsForgottenOnResume) {
   EXPECT_TRUE(sent_[0].has_list_matches());
 }
 
+TEST_F(ControllerTest, WatchingOurOwnMatchKeepsOurSeat) {
+  greet();
+  deliver(started_event());
+  v1::ServerMessage state;
+  state.set_request_id(99);
+  *state.mutable_match_state() = started_event().event().started().state();  // no your_side
+  deliver(state);
+  controller_.on_line("resign");
+  ASSERT_FALSE(sent_.empty());
+  EXPECT_TRUE(sent_.back().has_resign());
+}
+
 }  // namespace
 }  // namespace inarow::client
