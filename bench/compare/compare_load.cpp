@@ -68,6 +68,7 @@ struct Options {
   int seconds = 10;
   int warmup_seconds = 2;
   int threads = 1;
+  int think_ms = 0;  // a pause before each move (0: move at once, the scenario)
   int connect_timeout_seconds = 120;
 };
 
@@ -134,7 +135,8 @@ class Player : public std::enable_shared_from_this<Player> {
         variant_(*inarow::Variant::parse(opt.variant)),
         game_(variant_),
         mine_(seat == 0 ? inarow::Side::first : inarow::Side::second),
-        rng_(seed) {}
+        rng_(seed),
+        think_(ws_.get_executor()) {}
 
   void set_partner(std::shared_ptr<Player> p) { partner_ = p; }
 
@@ -294,7 +296,7 @@ class Player : public std::enable_shared_from_this<Player> {
     } else {
       return;
     }
-    if (!game_.over() && game_.to_move() == mine_) make_move();
+    if (!game_.over() && game_.to_move() == mine_) schedule_move();
   }
 
   void new_game() {
@@ -302,7 +304,7 @@ class Player : public std::enable_shared_from_this<Player> {
     if (echo()) {
       game_ = inarow::Game(variant_);
       mine_ = seat_ == 0 ? inarow::Side::first : inarow::Side::second;
-      if (mine_ == inarow::Side::first) make_move();
+      if (mine_ == inarow::Side::first) schedule_move();
       return;
     }
     v1::ClientMessage m;
@@ -318,6 +320,16 @@ class Player : public std::enable_shared_from_this<Player> {
       p->set_side(v1::SIDE_FIRST);
       create_request_ = send(m);
     }
+  }
+
+  void schedule_move() {
+    if (opt_.think_ms <= 0) return make_move();
+    // Uniform in [think/2, 3*think/2): players that started together drift apart.
+    const auto ms = opt_.think_ms / 2 + static_cast<int>(rng_() % static_cast<unsigned>(opt_.think_ms));
+    think_.expires_after(std::chrono::milliseconds(ms));
+    think_.async_wait([self = shared_from_this()](beast::error_code ec) {
+      if (!ec) self->make_move();
+    });
   }
 
   void make_move() {
@@ -356,7 +368,7 @@ class Player : public std::enable_shared_from_this<Player> {
       if (seat_ == 0 && stats_.measuring && !stats_.stopping) stats_.games.fetch_add(1);
       return new_game();
     }
-    if (game_.to_move() == mine_) make_move();
+    if (game_.to_move() == mine_) schedule_move();
   }
 
   // ------------------------------------------------------------ frames
@@ -403,6 +415,7 @@ class Player : public std::enable_shared_from_this<Player> {
   inarow::Side mine_;
   std::string match_id_;
   std::mt19937_64 rng_;
+  asio::steady_timer think_;
   std::deque<std::string> queue_;
   std::uint64_t request_id_ = 0;
   std::uint64_t move_request_ = 0;
@@ -439,6 +452,7 @@ int main(int argc, char** argv) {
   app.add_option("--seconds", opt.seconds, "Measured time");
   app.add_option("--warmup-seconds", opt.warmup_seconds, "Play before measuring");
   app.add_option("--threads", opt.threads, "Driver threads");
+  app.add_option("--think-ms", opt.think_ms, "Pause before each move (paced runs)");
   CLI11_PARSE(app, argc, argv);
   signal(SIGPIPE, SIG_IGN);
 
@@ -517,7 +531,7 @@ int main(int argc, char** argv) {
       "connect_s=%.2f seconds=%.2f moves=%.0f moves_per_s=%.0f games=%llu errors=%llu "
       "p50_ms=%.3f p99_ms=%.3f p999_ms=%.3f people_p99_ms=%.3f bot_p99_ms=%.3f "
       "cpu_s=%.2f cpu_s_per_1000=%.4f idle_kib=%ld connected_kib=%ld kib_per_conn=%.1f "
-      "hwm_kib=%ld\n",
+      "hwm_kib=%ld think_ms=%d\n",
       opt.target.c_str(), opt.json ? 1 : 0, opt.matches, connections, ok, stats.failed.load(),
       stats.dropped.load(), connect_s, elapsed, moves, moves / elapsed,
       static_cast<unsigned long long>(stats.games.load()),
@@ -525,6 +539,7 @@ int main(int argc, char** argv) {
       percentile(all, 99) / 1000, percentile(all, 99.9) / 1000,
       percentile(stats.people_us, 99) / 1000, percentile(stats.bot_us, 99) / 1000, cpu,
       moves > 0 ? cpu * 1000 / moves : 0.0, idle.rss_kib, connected.rss_kib,
-      ok > 0 ? static_cast<double>(connected.rss_kib - idle.rss_kib) / ok : 0.0, after.hwm_kib);
+      ok > 0 ? static_cast<double>(connected.rss_kib - idle.rss_kib) / ok : 0.0, after.hwm_kib,
+      opt.think_ms);
   return ok == connections ? 0 : 1;
 }

@@ -90,18 +90,20 @@ run_one() {
     note="capped:fd-limit-$fd_limit"
   fi
   local addrs=$(( m >= 5000 ? 4 : 1 ))
-  local limit=$(( seconds + 200 ))
+  # Starting N matches at once is a burst of its own: let it settle before measuring.
+  local warmup=$(( 2 + m / 1000 ))
+  local limit=$(( seconds + warmup + 200 ))
   local out="$work/$label-$want.out" line=""
   mkdir -p "$work/store"
   case "$kind" in
     peer)
       start_server "$work/server.log" env NODE_ENV=production node "$here/peer/server.js" --port 0
       line=$(timeout "$limit" node "$here/peer/drive.js" --port "$port" --server-pid "$server_pid" \
-        --matches "$m" --seconds "$seconds" --source-addresses "$addrs" 2>"$out" | grep '^RESULT' || true) ;;
+        --matches "$m" --seconds "$seconds" --warmup-seconds "$warmup" --source-addresses "$addrs" 2>"$out" | grep '^RESULT' || true) ;;
     echo)
       start_server "$work/server.log" "$echo_bin" --port 0 --threads "$threads"
       line=$(timeout "$limit" "$load_bin" --target echo --port "$port" --server-pid "$server_pid" \
-        --matches "$m" --seconds "$seconds" --source-addresses "$addrs" "$@" 2>"$out" | grep '^RESULT' || true) ;;
+        --matches "$m" --seconds "$seconds" --warmup-seconds "$warmup" --source-addresses "$addrs" "$@" 2>"$out" | grep '^RESULT' || true) ;;
     inarow)
       local store_args=(--store "$work/store/inarow.db")
       case "${STORE:-durable}" in
@@ -112,7 +114,7 @@ run_one() {
         "${store_args[@]}" --max-connections-per-ip 1000000 --rate 100000 --rate-burst 100000 \
         --log-level info
       line=$(timeout "$limit" "$load_bin" --target inarow --port "$port" --server-pid "$server_pid" \
-        --matches "$m" --seconds "$seconds" --source-addresses "$addrs" "$@" 2>"$out" | grep '^RESULT' || true) ;;
+        --matches "$m" --seconds "$seconds" --warmup-seconds "$warmup" --source-addresses "$addrs" "$@" 2>"$out" | grep '^RESULT' || true) ;;
   esac
   stop_server
   rm -rf "$work/store"
@@ -143,6 +145,11 @@ if [[ $extras == 1 ]]; then
   mid=${scales[$(( ${#scales[@]} / 2 ))]}
   [[ ${#scales[@]} -ge 2 ]] && mid=${scales[1]}
   run_one bots inarow "$mid" --bot-fraction 0.3333 --level medium
+  # Paced: players think 500 ms before each move, so the round trip is the
+  # server's answer time rather than the queue of a closed loop running flat out.
+  run_one paced inarow "$mid" --think-ms 500
+  run_one pacedbots inarow "$mid" --think-ms 500 --bot-fraction 0.3333 --level medium
+  STORE=memory run_one pacedmem inarow "$mid" --think-ms 500
   STORE=memory run_one memory inarow "$mid"
   STORE=nosync run_one nosync inarow "$mid"
 fi
