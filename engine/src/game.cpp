@@ -28,7 +28,7 @@ AnyPosition start_position(const Variant& v) {
     case 1: return start<1>(v);
     case 2: return start<2>(v);
     case 4: return start<4>(v);
-    default: return start<6>(v);
+    default: return start<7>(v);
   }
 }
 

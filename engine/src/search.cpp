@@ -457,7 +457,7 @@ struct Searcher::Impl {
   Weights weights;
   TranspositionTable tt;
   std::variant<std::unique_ptr<Core<1>>, std::unique_ptr<Core<2>>, std::unique_ptr<Core<4>>,
-               std::unique_ptr<Core<6>>>
+               std::unique_ptr<Core<7>>>
       core;
 
   Impl(const Variant& v, Weights w, std::size_t mb) : variant(v), weights(std::move(w)), tt(mb) {
@@ -466,7 +466,7 @@ struct Searcher::Impl {
       case 1: core = std::make_unique<Core<1>>(v, weights, tt); break;
       case 2: core = std::make_unique<Core<2>>(v, weights, tt); break;
       case 4: core = std::make_unique<Core<4>>(v, weights, tt); break;
-      default: core = std::make_unique<Core<6>>(v, weights, tt); break;
+      default: core = std::make_unique<Core<7>>(v, weights, tt); break;
     }
   }
 };

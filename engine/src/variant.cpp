@@ -13,7 +13,7 @@ int Variant::words() const {
   if (bits <= 64) return 1;
   if (bits <= 128) return 2;
   if (bits <= 256) return 4;
-  return 6;
+  return 7;
 }
 
 namespace {
@@ -63,7 +63,7 @@ expected<Variant, Error> Variant::parse(std::string_view text) {
   const auto [m, n, k] = values;
   if (m < 1 || m > kMaxSide || n < 1 || n > kMaxSide)
     return unexpected(bad(ErrorCode::bad_variant, prefix.size(),
-                          "board size must be 1..19 by 1..19"));
+                          "board size must be 1..20 by 1..20"));
   if (k < 2 || (k > m && k > n))
     return unexpected(bad(ErrorCode::bad_variant, prefix.size(),
                           "k must be at least 2 and fit on the board"));

@@ -124,7 +124,7 @@ namespace {
 // on random games of every shape, up to the board's edges and spare bits.
 TEST(Position, LineThroughTheLastMoveMatchesTheWholeBoard) {
   std::mt19937 rng(5);
-  for (const char* name : {"tictactoe", "connect4", "gomoku", "mnk:19,19,5", "mnk:2,19,2",
+  for (const char* name : {"tictactoe", "connect4", "gomoku", "mnk:19,19,5", "mnk:20,20,5", "mnk:2,20,2",
                            "mnk:19,2,3,gravity", "mnk:8,7,4"}) {
     const Variant v = *Variant::parse(name);
     for (int trial = 0; trial < 40; ++trial) {

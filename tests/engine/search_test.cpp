@@ -68,7 +68,7 @@ INSTANTIATE_TEST_SUITE_P(Engine, AgainstReference,
                                          Case{"mnk:4,4,3", 10, 30}, Case{"mnk:5,5,4", 9, 30},
                                          Case{"mnk:5,4,3,gravity", 10, 40},
                                          Case{"mnk:9,9,4,gravity", 8, 20},
-                                         Case{"mnk:19,19,5", 6, 5}),
+                                         Case{"mnk:19,19,5", 6, 5}, Case{"mnk:20,20,5", 6, 3}),
                          [](const auto& param_info) {
                            std::string name = param_info.param.variant;
                            for (char& ch : name)

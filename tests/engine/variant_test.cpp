@@ -23,7 +23,8 @@ TEST(Variant, CustomBoards) {
   const auto g = Variant::parse("mnk:8,8,4,gravity");
   ASSERT_TRUE(g);
   EXPECT_TRUE(g->gravity);
-  EXPECT_EQ(Variant::parse("mnk:19,19,5")->words(), 6);
+  EXPECT_EQ(Variant::parse("mnk:19,19,5")->words(), 7);
+  EXPECT_EQ(Variant::parse("mnk:20,20,5")->words(), 7);  // Gomocup's board
 }
 
 TEST(Variant, CustomSpellingOfAKnownGameIsCanonical) {
@@ -42,7 +43,7 @@ TEST(Variant, BadNamesSayWhatIsWrongAndWhere) {
                         Case{"mnk:", ErrorCode::bad_variant, 4},
                         Case{"mnk:9,9", ErrorCode::bad_variant, 7},
                         Case{"mnk:9;9,4", ErrorCode::bad_variant, 5},
-                        Case{"mnk:20,9,4", ErrorCode::bad_variant, 4},
+                        Case{"mnk:21,9,4", ErrorCode::bad_variant, 4},
                         Case{"mnk:0,9,4", ErrorCode::bad_variant, 4},
                         Case{"mnk:9,9,10", ErrorCode::bad_variant, 4},
                         Case{"mnk:9,9,1", ErrorCode::bad_variant, 4},

@@ -21,7 +21,7 @@ namespace inarow {
 enum class Outcome : std::uint8_t { ongoing, first_wins, second_wins, draw };
 std::string_view to_string(Outcome o);
 
-using AnyPosition = std::variant<Position<1>, Position<2>, Position<4>, Position<6>>;
+using AnyPosition = std::variant<Position<1>, Position<2>, Position<4>, Position<7>>;
 
 class Game {
  public:

@@ -17,7 +17,7 @@
 
 namespace inarow {
 
-inline constexpr int kMaxCells = 384;  // 19 columns x 20 bits, rounded to 6 words
+inline constexpr int kMaxCells = 448;  // 20 columns x 21 bits, rounded to 7 words
 
 namespace detail {
 extern const std::array<std::array<std::uint64_t, kMaxCells>, 2> kZobristKeys;
@@ -222,7 +222,7 @@ typename Position<W>::Board Position<W>::winning_cells(const Board& own) const {
     // below[i]: cells whose i nearest neighbours on the low side are own
     // stones; above[i] likewise on the high side. A cell wins if for some j it
     // has j own stones below and k-1-j above.
-    std::array<Board, kMaxCells / 16> below, above;  // k <= 19
+    std::array<Board, 21> below, above;  // k <= 20
     below[0] = ~Board{};
     above[0] = ~Board{};
     for (int i = 1; i < k; ++i) {

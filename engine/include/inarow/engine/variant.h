@@ -19,7 +19,7 @@ using Cell = int;
 constexpr Cell kNoCell = -1;
 
 struct Variant {
-  static constexpr int kMaxSide = 19;
+  static constexpr int kMaxSide = 20;  // Gomocup plays on 20x20
 
   std::string name;  // canonical: "tictactoe", "connect4", "gomoku", "mnk:9,9,4[,gravity]"
   int width = 3;     // columns
@@ -36,7 +36,7 @@ struct Variant {
   int stride() const { return height + 1; }
   int cells() const { return width * height; }
   int span() const { return width * stride(); }  // bits the layout uses
-  // Words of 64 bits a bitboard of this variant needs: 1, 2, 4 or 6.
+  // Words of 64 bits a bitboard of this variant needs: 1, 2, 4 or 7.
   int words() const;
 
   Cell cell(int col, int row) const { return col * stride() + row; }
