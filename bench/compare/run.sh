@@ -62,6 +62,7 @@ trap cleanup EXIT
 # start_server LOG CMD...: starts it, waits for "listening on ...:PORT", sets server_pid and port.
 start_server() {
   local log="$1"; shift
+  rm -f "$log"  # so that the wait below cannot read an earlier server's port
   "$@" >"$log" 2>&1 &
   server_pid=$!
   port=""
@@ -97,11 +98,11 @@ run_one() {
   mkdir -p "$work/store"
   case "$kind" in
     peer)
-      start_server "$work/server.log" env NODE_ENV=production node "$here/peer/server.js" --port 0
+      start_server "$work/server-$label-$want.log" env NODE_ENV=production node "$here/peer/server.js" --port 0
       line=$(timeout "$limit" node "$here/peer/drive.js" --port "$port" --server-pid "$server_pid" \
         --matches "$m" --seconds "$seconds" --warmup-seconds "$warmup" --source-addresses "$addrs" 2>"$out" | grep '^RESULT' || true) ;;
     echo)
-      start_server "$work/server.log" "$echo_bin" --port 0 --threads "$threads"
+      start_server "$work/server-$label-$want.log" "$echo_bin" --port 0 --threads "$threads"
       line=$(timeout "$limit" "$load_bin" --target echo --port "$port" --server-pid "$server_pid" \
         --matches "$m" --seconds "$seconds" --warmup-seconds "$warmup" --source-addresses "$addrs" "$@" 2>"$out" | grep '^RESULT' || true) ;;
     inarow)
@@ -110,7 +111,7 @@ run_one() {
         memory) store_args=(--store :memory:) ;;
         nosync) store_args=(--store "$work/store/inarow.db" --no-sync) ;;
       esac
-      start_server "$work/server.log" "$server_bin" --port 0 --threads "$threads" --bot-threads 1 \
+      start_server "$work/server-$label-$want.log" "$server_bin" --port 0 --threads "$threads" --bot-threads 1 \
         "${store_args[@]}" --max-connections-per-ip 1000000 --rate 100000 --rate-burst 100000 \
         --log-level info
       line=$(timeout "$limit" "$load_bin" --target inarow --port "$port" --server-pid "$server_pid" \
