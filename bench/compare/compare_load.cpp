@@ -43,6 +43,7 @@
 
 #include "inarow/engine/game.h"
 #include "inarow/engine/notation.h"
+#include "common/process_stats.h"
 #include "inarow/v1/inarow.pb.h"
 
 namespace {
@@ -86,41 +87,9 @@ struct Stats {
   std::vector<double> bot_us;     // the person's round trips in matches against a bot
 };
 
-struct ProcSample {
-  double cpu_s = 0;
-  long rss_kib = -1;
-  long hwm_kib = -1;
-};
-
-ProcSample sample(int pid) {
-  ProcSample s;
-  if (pid <= 0) return s;
-  {
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string line;
-    std::getline(stat, line);
-    // Fields after the ")" of the command name: state is field 3, utime 14, stime 15.
-    const auto close = line.rfind(')');
-    if (close != std::string::npos) {
-      std::istringstream rest(line.substr(close + 2));
-      std::string field;
-      double utime = 0, stime = 0;
-      for (int i = 3; i <= 15 && rest >> field; ++i) {
-        if (i == 14) utime = std::stod(field);
-        if (i == 15) stime = std::stod(field);
-      }
-      s.cpu_s = (utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
-    }
-  }
-  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
-  std::string key;
-  while (status >> key) {
-    if (key == "VmRSS:") status >> s.rss_kib;
-    if (key == "VmHWM:") status >> s.hwm_kib;
-    status.ignore(1 << 12, '\n');
-  }
-  return s;
-}
+using inarow::bench::percentile;
+using inarow::bench::ProcSample;
+constexpr auto sample = inarow::bench::sample_process;
 
 class Player : public std::enable_shared_from_this<Player> {
  public:
@@ -423,13 +392,6 @@ class Player : public std::enable_shared_from_this<Player> {
   int echoes_ = 0;
   Clock::time_point move_sent_;
 };
-
-double percentile(std::vector<double> v, double p) {
-  if (v.empty()) return 0.0;
-  const auto k = static_cast<std::size_t>(p / 100.0 * static_cast<double>(v.size() - 1));
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
-  return v[k];
-}
 
 }  // namespace
 

@@ -32,6 +32,7 @@
 
 #include "inarow/engine/game.h"
 #include "inarow/engine/notation.h"
+#include "common/process_stats.h"
 #include "inarow/v1/inarow.pb.h"
 
 namespace {
@@ -71,19 +72,9 @@ struct Stats {
   std::vector<double> rtt_us;
 };
 
-long rss_kib(int pid) {
-  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
-  std::string key;
-  while (status >> key) {
-    if (key == "VmRSS:") {
-      long kib = 0;
-      status >> kib;
-      return kib;
-    }
-    status.ignore(1 << 12, '\n');
-  }
-  return -1;
-}
+using inarow::bench::percentile;
+
+long rss_kib(int pid) { return inarow::bench::sample_process(pid).rss_kib; }
 
 class Player : public std::enable_shared_from_this<Player> {
  public:
@@ -260,13 +251,6 @@ class Player : public std::enable_shared_from_this<Player> {
   std::uint64_t move_request_ = 0;
   Clock::time_point move_sent_;
 };
-
-double percentile(std::vector<double>& v, double p) {
-  if (v.empty()) return 0.0;
-  const auto k = static_cast<std::size_t>(p / 100.0 * static_cast<double>(v.size() - 1));
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
-  return v[k];
-}
 
 // Start the server binary on an ephemeral port; returns its pid and port.
 std::pair<int, std::uint16_t> spawn_server(const Options& opt) {
