@@ -143,7 +143,7 @@ void Core<W>::seat(const Game& game, const Limits& limits, bool use_eval) {
   pos_ = Position<W>(geo_);
   for (Cell m : game.moves()) pos_.make_nonwinning(m);  // the game is not over
   use_eval_ = use_eval;
-  if (use_eval_) eval_.reset(game);
+  if (use_eval_) eval_.reset(pos_.moves());
   aborted_ = false;
   nodes_ = 0;
   node_limit_ = limits.nodes;

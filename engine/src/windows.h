@@ -9,10 +9,10 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "inarow/engine/evaluator.h"
-#include "inarow/engine/game.h"
 #include "inarow/engine/search.h"
 
 namespace inarow::detail {
@@ -57,14 +57,11 @@ class EvalState {
   }
   const Weights& weights() const { return weights_; }
 
-  void reset(const Game& game) {
+  // Recount from a game's moves, the first player's first.
+  void reset(std::span<const std::uint16_t> moves) {
     std::fill(counts_.begin(), counts_.end(), std::array<std::uint8_t, 2>{0, 0});
     score_ = 0;
-    Game replay(game.variant());
-    for (Cell m : game.moves()) {
-      add(m, replay.to_move());
-      (void)replay.play(m);
-    }
+    for (std::size_t i = 0; i < moves.size(); ++i) add(moves[i], static_cast<Side>(i & 1));
   }
 
   void add(int cell, Side s) { update(cell, index(s), +1); }
