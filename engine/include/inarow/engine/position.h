@@ -35,8 +35,8 @@ struct Geometry {
   Bitboard<W> board;   // every cell of the board
   Bitboard<W> bottom;  // the lowest cell of every column
   std::array<int, 4> directions{};  // bit distance between neighbours on a line
-  // Every shift a line test makes stays below 64 bits (always true for
-  // connect four and the other one-word boards but the tall thin ones).
+  // Every shift a line test makes stays below 64 bits (true for connect
+  // four and most one-word boards; not for tall thin ones).
   bool short_shifts = false;
 
   explicit Geometry(Variant v);
@@ -237,23 +237,15 @@ typename Position<W>::Board Position<W>::winning_cells(const Board& own) const {
 template <int W>
 template <int K>
 typename Position<W>::Board Position<W>::winning_cells_k(const Board& own) const {
-  if constexpr (W == 1) {
-    if (geo_->short_shifts) {  // plain 64-bit arithmetic, no range checks
+  if constexpr (W == 1 && K == 4) {
+    if (geo_->short_shifts) {
+      // Connect four's case, the exact solver's innermost loop: plain 64-bit
+      // shifts with no range checks, three own stones around the cell.
       const std::uint64_t b = own.w[0];
       const auto line = [b](int d) {
-        if constexpr (K == 4) {  // connect four's, spelt out: three own stones around the cell
-          const std::uint64_t l1 = b << d, h1 = b >> d;
-          const std::uint64_t low = l1 & (b << 2 * d), high = h1 & (b >> 2 * d);
-          return (low & ((b << 3 * d) | h1)) | (high & ((b >> 3 * d) | l1));
-        }
-        std::uint64_t below[K], above[K], r = 0;
-        below[0] = above[0] = ~std::uint64_t{0};
-        for (int i = 1; i < K; ++i) {
-          below[i] = below[i - 1] & (b << (i * d));
-          above[i] = above[i - 1] & (b >> (i * d));
-        }
-        for (int j = 0; j < K; ++j) r |= below[j] & above[K - 1 - j];
-        return r;
+        const std::uint64_t l1 = b << d, h1 = b >> d;
+        const std::uint64_t low = l1 & (b << 2 * d), high = h1 & (b >> 2 * d);
+        return (low & ((b << 3 * d) | h1)) | (high & ((b >> 3 * d) | l1));
       };
       const auto& d = geo_->directions;
       const std::uint64_t r = line(d[0]) | line(d[1]) | line(d[2]) | line(d[3]);
