@@ -80,6 +80,21 @@ std::shared_ptr<const Outgoing> make_event(const v1::MatchEvent& e) {
   return make_outgoing(std::move(m));
 }
 
+// A game's moves as its event log tells them: a takeback drops what it undid.
+std::vector<MoveRecord> moves_of(const std::vector<v1::MatchEvent>& events) {
+  std::vector<MoveRecord> moves;
+  for (const v1::MatchEvent& e : events) {
+    if (e.has_move_made()) {
+      moves.push_back(MoveRecord{e.move_made().ply(), e.move_made().move(), e.clocks().first_ms(),
+                                 e.clocks().second_ms()});
+    } else if (e.has_takeback_done()) {
+      const int keep = e.takeback_done().moves_size();
+      std::erase_if(moves, [keep](const MoveRecord& m) { return m.ply > keep; });
+    }
+  }
+  return moves;
+}
+
 std::int64_t unix_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::system_clock::now().time_since_epoch())
@@ -527,19 +542,14 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
     if (!events.empty() && events.back().has_ended()) {
       rate_result(events.back(), ops);
     }
+    // One log row per event; the end files the game's record as well.
     for (const auto& e : events) {
-      if (e.has_move_made()) {
-        hub_->metrics.moves.fetch_add(1, std::memory_order_relaxed);
-        ops.push_back(
-            store_op::AppendMove{id(), MoveRecord{e.move_made().ply(), e.move_made().move(),
-                                                  e.clocks().first_ms(), e.clocks().second_ms()}});
-      } else if (e.has_takeback_done()) {
-        ops.push_back(store_op::TruncateMoves{id(), e.takeback_done().moves_size()});
-      } else if (e.has_ended()) {
-        ops.push_back(
-            store_op::FinishMatch{id(), e.ended().result(), e.ended().reason(), unix_ms()});
-      }
+      if (e.has_move_made()) hub_->metrics.moves.fetch_add(1, std::memory_order_relaxed);
       ops.push_back(store_op::AppendEvent{id(), e.seq(), e.SerializeAsString()});
+      if (e.has_ended()) {
+        ops.push_back(store_op::FinishMatch{id(), e.ended().result(), e.ended().reason(), unix_ms(),
+                                            moves_of(core_.log())});
+      }
     }
     ply = core_.game().ply();
     after_change();
@@ -838,6 +848,12 @@ void Hub::restore() {
 std::optional<std::string> Hub::match_record_json(const std::string& id) {
   auto rec = impl_->store.load_match(id);
   if (!rec) return std::nullopt;
+  if (rec->result == 0) {  // live: the moves are what its events say so far
+    std::vector<v1::MatchEvent> events(rec->events.size());
+    for (std::size_t i = 0; i < events.size(); ++i)
+      (void)events[i].ParseFromString(rec->events[i]);
+    rec->moves = moves_of(events);
+  }
   auto quote = [](const std::string& s) {
     std::string out = "\"";
     for (char c : s) {
@@ -1230,7 +1246,9 @@ std::shared_ptr<MatchActor> Hub::Impl::create_match(Variant variant, v1::MatchKi
                                                     std::array<std::string, 2> seat_ids,
                                                     std::array<std::string, 2> levels) {
   MatchSetup setup;
-  setup.id = "m" + random_hex(8);
+  // Ids begin with the time, so the store files new matches at its tables'
+  // right edge; the random rest keeps them unguessable.
+  setup.id = fmt::format("m{:011x}{}", unix_ms(), random_hex(5));
   setup.kind = kind;
   setup.rated = rated;
   setup.initial = initial;

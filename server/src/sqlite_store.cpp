@@ -3,13 +3,21 @@
 #include <sqlite3.h>
 
 #include <chrono>
+#include <condition_variable>
+#include <limits>
 #include <mutex>
+#include <thread>
+#include <unordered_map>
 
 #include "inarow/server/store.h"
 
 namespace inarow::server {
 namespace {
 
+// Schema 2. Every table is written at its right edge: the log by rowid, the
+// matches and the moves by match ids that begin with their creation time.
+// A group commit therefore dirties a few pages, not one per live match.
+constexpr int kSchemaVersion = 2;
 constexpr const char* kSchema = R"sql(
 CREATE TABLE IF NOT EXISTS players (
   id TEXT PRIMARY KEY,
@@ -39,15 +47,16 @@ CREATE TABLE IF NOT EXISTS matches (
   result INTEGER NOT NULL DEFAULT 0,
   reason INTEGER NOT NULL DEFAULT 0,
   created_ms INTEGER NOT NULL,
-  ended_ms INTEGER NOT NULL DEFAULT 0
+  ended_ms INTEGER NOT NULL DEFAULT 0,
+  log_from INTEGER NOT NULL DEFAULT 0
 );
-CREATE INDEX IF NOT EXISTS matches_by_result ON matches (result);
-CREATE TABLE IF NOT EXISTS events (
+CREATE INDEX IF NOT EXISTS matches_live ON matches (result, log_from);
+CREATE TABLE IF NOT EXISTS log (
+  id INTEGER PRIMARY KEY,
   match_id TEXT NOT NULL,
   seq INTEGER NOT NULL,
-  blob BLOB NOT NULL,
-  PRIMARY KEY (match_id, seq)
-) WITHOUT ROWID;
+  blob BLOB NOT NULL
+);
 CREATE TABLE IF NOT EXISTS moves (
   match_id TEXT NOT NULL,
   ply INTEGER NOT NULL,
@@ -58,6 +67,31 @@ CREATE TABLE IF NOT EXISTS moves (
 ) WITHOUT ROWID;
 )sql";
 
+// Schema 1 (user_version 0) kept every event in a table keyed by match and
+// every move as it was made. Its live matches' events move to the log; the
+// moves of finished matches are already their records.
+constexpr const char* kMigrateFrom1 = R"sql(
+ALTER TABLE matches ADD COLUMN log_from INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX matches_live ON matches (result, log_from);
+DROP INDEX IF EXISTS matches_by_result;
+CREATE TABLE log (
+  id INTEGER PRIMARY KEY,
+  match_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  blob BLOB NOT NULL
+);
+INSERT INTO log (match_id, seq, blob)
+  SELECT e.match_id, e.seq, e.blob FROM events e JOIN matches m ON m.id = e.match_id
+  WHERE m.result = 0 ORDER BY m.created_ms, e.match_id, e.seq;
+DROP TABLE events;
+)sql";
+
+// Log rows older than every live match's first row belong to finished
+// matches: drop them now and then, inside a batch's transaction.
+constexpr const char* kPruneLog =
+    "DELETE FROM log WHERE id < COALESCE((SELECT MIN(log_from) FROM matches WHERE result = 0), "
+    "(SELECT COALESCE(MAX(id), 0) + 1 FROM log))";
+
 class Statement {
  public:
   Statement(sqlite3* db, const char* sql) { sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr); }
@@ -66,12 +100,14 @@ class Statement {
   Statement& operator=(const Statement&) = delete;
 
   bool ok() const { return stmt_ != nullptr; }
+  // Text and blobs are bound without a copy: every statement is stepped and
+  // reset while the string it was given is alive.
   Statement& bind(int i, const std::string& s) {
-    sqlite3_bind_text(stmt_, i, s.data(), static_cast<int>(s.size()), SQLITE_TRANSIENT);
+    sqlite3_bind_text(stmt_, i, s.data(), static_cast<int>(s.size()), SQLITE_STATIC);
     return *this;
   }
   Statement& bind_blob(int i, const std::string& s) {
-    sqlite3_bind_blob(stmt_, i, s.data(), static_cast<int>(s.size()), SQLITE_TRANSIENT);
+    sqlite3_bind_blob(stmt_, i, s.data(), static_cast<int>(s.size()), SQLITE_STATIC);
     return *this;
   }
   Statement& bind(int i, std::int64_t v) {
@@ -105,24 +141,120 @@ class Statement {
   sqlite3_stmt* stmt_ = nullptr;
 };
 
+// Checkpoints off the commit path. The writer's connection never copies the
+// WAL back into the database itself (its WAL hook only reports the WAL's
+// size); this thread, with a connection of its own, does it passively while
+// commits go on, and when the WAL has grown long anyway it waits for a gap
+// between two commits to restart it, so the file stops growing.
+class Checkpointer {
+ public:
+  static constexpr int kPassivePages = 1000;  // ~4 MiB of WAL
+  static constexpr int kRestartPages = 8000;  // ~32 MiB
+
+  explicit Checkpointer(const std::string& path) {
+    if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr) !=
+        SQLITE_OK) {
+      sqlite3_close(db_);
+      db_ = nullptr;
+      return;
+    }
+    sqlite3_busy_timeout(db_, 1000);
+    thread_ = std::thread([this] { run(); });
+  }
+  ~Checkpointer() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_one();
+    if (thread_.joinable()) thread_.join();
+    sqlite3_close(db_);
+  }
+  Checkpointer(const Checkpointer&) = delete;
+  Checkpointer& operator=(const Checkpointer&) = delete;
+
+  bool ok() const { return db_ != nullptr; }
+
+  // From the writer's WAL hook, after every commit.
+  void wal_grew(int pages) {
+    if (pages < kPassivePages) return;
+    {
+      std::lock_guard lock(mutex_);
+      pending_ = true;
+    }
+    wake_.notify_one();
+  }
+
+ private:
+  void run() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      wake_.wait(lock, [this] { return stopping_ || pending_; });
+      if (stopping_) return;
+      pending_ = false;
+      lock.unlock();
+      int wal_pages = 0, copied = 0;
+      sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_PASSIVE, &wal_pages, &copied);
+      if (wal_pages >= kRestartPages) {
+        sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_RESTART, &wal_pages, &copied);
+      }
+      lock.lock();
+    }
+  }
+
+  sqlite3* db_ = nullptr;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool pending_ = false;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
 class SqliteStore final : public Store {
  public:
-  explicit SqliteStore(sqlite3* db) : db_(db) {}
+  SqliteStore(sqlite3* db, std::chrono::milliseconds prune_every)
+      : db_(db), prune_every_(prune_every) {}
   ~SqliteStore() override {
+    checkpointer_.reset();
     // Fold the WAL back into the database file on a clean close.
     sqlite3_exec(db_, "PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr);
+    for (auto* slot : {&save_player_, &save_rating_, &create_match_, &append_event_, &finish_match_,
+                       &clear_moves_, &add_move_, &prune_log_}) {
+      slot->reset();  // finalized before the connection closes
+    }
     sqlite3_close(db_);
+  }
+
+  // Hand checkpoints to their own thread (a database file in WAL mode only).
+  bool checkpoint_elsewhere(const std::string& path) {
+    auto c = std::make_unique<Checkpointer>(path);
+    if (!c->ok()) return false;
+    checkpointer_ = std::move(c);
+    sqlite3_wal_hook(
+        db_,
+        [](void* self, sqlite3*, const char*, int pages) {
+          static_cast<Checkpointer*>(self)->wal_grew(pages);
+          return SQLITE_OK;
+        },
+        checkpointer_.get());
+    return true;
   }
 
   inarow::expected<void, std::string> write(std::span<const StoreOp> ops) override {
     std::lock_guard lock(mutex_);
     if (!exec("BEGIN IMMEDIATE")) return inarow::unexpected(error());
+    finished_ = false;
     for (const StoreOp& op : ops) {
       if (!std::visit([this](const auto& o) { return apply(o); }, op)) {
         std::string why = error();
         exec("ROLLBACK");
         return inarow::unexpected(why);
       }
+    }
+    if (finished_ && std::chrono::steady_clock::now() - last_prune_ >= prune_every_) {
+      // Best effort: a failed prune is undone alone and tried again later.
+      (void)done(stmt(prune_log_, kPruneLog));
+      last_prune_ = std::chrono::steady_clock::now();
     }
     if (!exec("COMMIT")) {
       std::string why = error();
@@ -159,18 +291,24 @@ class SqliteStore final : public Store {
   std::vector<MatchRecord> load_unfinished() override {
     std::lock_guard lock(mutex_);
     std::vector<MatchRecord> out;
+    std::unordered_map<std::string, std::size_t> at;
+    std::int64_t from = std::numeric_limits<std::int64_t>::max();
     {
       Statement q(db_,
                   (std::string(kMatchColumns) + " WHERE result = 0 ORDER BY created_ms").c_str());
-      while (q.step() == SQLITE_ROW)
+      while (q.step() == SQLITE_ROW) {
+        from = std::min(from, q.integer(kLogFromColumn));
+        at[q.text(0)] = out.size();
         out.push_back(read_match(q));
+      }
     }
-    Statement events(db_, "SELECT blob FROM events WHERE match_id = ? ORDER BY seq");
-    for (MatchRecord& m : out) {
-      events.bind(1, m.id);
-      while (events.step() == SQLITE_ROW)
-        m.events.push_back(events.blob(0));
-      events.reset();
+    if (out.empty()) return out;
+    // One pass over the log's live tail, in commit order (each match's seq order).
+    Statement log(db_, "SELECT match_id, blob FROM log WHERE id >= ? ORDER BY id");
+    log.bind(1, from);
+    while (log.step() == SQLITE_ROW) {
+      auto it = at.find(log.text(0));
+      if (it != at.end()) out[it->second].events.push_back(log.blob(1));
     }
     return out;
   }
@@ -181,6 +319,13 @@ class SqliteStore final : public Store {
     q.bind(1, id);
     if (q.step() != SQLITE_ROW) return std::nullopt;
     MatchRecord m = read_match(q);
+    if (m.result == 0) {
+      Statement log(db_, "SELECT blob FROM log WHERE id >= ? AND match_id = ? ORDER BY id");
+      log.bind(1, q.integer(kLogFromColumn)).bind(2, id);
+      while (log.step() == SQLITE_ROW)
+        m.events.push_back(log.blob(0));
+      return m;
+    }
     Statement moves(db_,
                     "SELECT ply, move, first_ms, second_ms FROM moves WHERE match_id = ? ORDER BY "
                     "ply");
@@ -196,11 +341,16 @@ class SqliteStore final : public Store {
     return sqlite3_exec(db_, sql, nullptr, nullptr, nullptr) == SQLITE_OK;
   }
   std::string error() const { return sqlite3_errmsg(db_); }
+  std::int64_t integer(const char* sql) {
+    Statement q(db_, sql);
+    return q.step() == SQLITE_ROW ? q.integer(0) : 0;
+  }
 
  private:
   static constexpr const char* kMatchColumns =
       "SELECT id, variant, kind, rated, initial_ms, increment_ms, first_id, second_id, "
-      "first_level, second_level, result, reason, created_ms, ended_ms FROM matches";
+      "first_level, second_level, result, reason, created_ms, ended_ms, log_from FROM matches";
+  static constexpr int kLogFromColumn = 14;
 
   static MatchRecord read_match(const Statement& q) {
     MatchRecord m;
@@ -246,10 +396,12 @@ class SqliteStore final : public Store {
   }
   bool apply(const store_op::CreateMatch& op) {
     const MatchRecord& m = op.match;
+    // The match's events are the log rows from here on.
     auto& s = stmt(create_match_,
                    "INSERT INTO matches (id, variant, kind, rated, initial_ms, increment_ms, "
-                   "first_id, second_id, first_level, second_level, created_ms) "
-                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                   "first_id, second_id, first_level, second_level, created_ms, log_from) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                   "(SELECT COALESCE(MAX(id), 0) + 1 FROM log))");
     s.bind(1, m.id).bind(2, m.variant).bind(3, std::int64_t{m.kind});
     s.bind(4, std::int64_t{m.rated}).bind(5, m.initial_ms).bind(6, m.increment_ms);
     s.bind(7, m.first_id).bind(8, m.second_id).bind(9, m.first_level).bind(10, m.second_level);
@@ -257,21 +409,8 @@ class SqliteStore final : public Store {
     return done(s);
   }
   bool apply(const store_op::AppendEvent& op) {
-    auto& s = stmt(append_event_, "INSERT INTO events (match_id, seq, blob) VALUES (?, ?, ?)");
+    auto& s = stmt(append_event_, "INSERT INTO log (match_id, seq, blob) VALUES (?, ?, ?)");
     s.bind(1, op.match_id).bind(2, static_cast<std::int64_t>(op.seq)).bind_blob(3, op.blob);
-    return done(s);
-  }
-  bool apply(const store_op::AppendMove& op) {
-    auto& s = stmt(append_move_,
-                   "INSERT OR REPLACE INTO moves (match_id, ply, move, first_ms, second_ms) "
-                   "VALUES (?, ?, ?, ?, ?)");
-    s.bind(1, op.match_id).bind(2, std::int64_t{op.move.ply}).bind(3, op.move.move);
-    s.bind(4, op.move.first_ms).bind(5, op.move.second_ms);
-    return done(s);
-  }
-  bool apply(const store_op::TruncateMoves& op) {
-    auto& s = stmt(truncate_moves_, "DELETE FROM moves WHERE match_id = ? AND ply > ?");
-    s.bind(1, op.match_id).bind(2, std::int64_t{op.keep});
     return done(s);
   }
   bool apply(const store_op::FinishMatch& op) {
@@ -279,7 +418,21 @@ class SqliteStore final : public Store {
         stmt(finish_match_, "UPDATE matches SET result = ?, reason = ?, ended_ms = ? WHERE id = ?");
     s.bind(1, std::int64_t{op.result}).bind(2, std::int64_t{op.reason}).bind(3, op.ended_ms);
     s.bind(4, op.match_id);
-    return done(s);
+    if (!done(s)) return false;
+    // Moves a schema-1 store kept while the match was live give way to the record.
+    auto& clear = stmt(clear_moves_, "DELETE FROM moves WHERE match_id = ?");
+    clear.bind(1, op.match_id);
+    if (!done(clear)) return false;
+    auto& add = stmt(add_move_,
+                     "INSERT INTO moves (match_id, ply, move, first_ms, second_ms) "
+                     "VALUES (?, ?, ?, ?, ?)");
+    for (const MoveRecord& m : op.moves) {
+      add.bind(1, op.match_id).bind(2, std::int64_t{m.ply}).bind(3, m.move);
+      add.bind(4, m.first_ms).bind(5, m.second_ms);
+      if (!done(add)) return false;
+    }
+    finished_ = true;
+    return true;
   }
 
   Statement& stmt(std::unique_ptr<Statement>& slot, const char* sql) {
@@ -289,8 +442,12 @@ class SqliteStore final : public Store {
 
   sqlite3* db_;
   std::mutex mutex_;
-  std::unique_ptr<Statement> save_player_, save_rating_, create_match_, append_event_, append_move_,
-      truncate_moves_, finish_match_;
+  std::unique_ptr<Checkpointer> checkpointer_;
+  std::chrono::milliseconds prune_every_;
+  bool finished_ = false;  // this batch ended a match
+  std::chrono::steady_clock::time_point last_prune_{};
+  std::unique_ptr<Statement> save_player_, save_rating_, create_match_, append_event_,
+      finish_match_, clear_moves_, add_move_, prune_log_;
 };
 
 }  // namespace
@@ -304,12 +461,39 @@ inarow::expected<std::unique_ptr<Store>, std::string> open_sqlite_store(const st
     sqlite3_close(db);
     return inarow::unexpected("cannot open store " + path + ": " + why);
   }
-  auto store = std::make_unique<SqliteStore>(db);
+  auto store = std::make_unique<SqliteStore>(db, options.prune_every);
   sqlite3_busy_timeout(db, 5000);
+  auto failed = [&](const std::string& doing) {
+    return inarow::unexpected("cannot " + doing + " store " + path + ": " + store->error());
+  };
   if (!store->exec("PRAGMA journal_mode=WAL") ||
       !store->exec(options.full_sync ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL") ||
-      !store->exec(kSchema)) {
-    return inarow::unexpected("cannot set up store " + path + ": " + store->error());
+      !store->exec("PRAGMA cache_size=-16384")) {  // 16 MiB of pages
+    return failed("set up");
+  }
+  const std::int64_t version = store->integer("PRAGMA user_version");
+  if (version > kSchemaVersion) {
+    return inarow::unexpected("cannot use store " + path + ": its schema (" +
+                              std::to_string(version) + ") is newer than this server's (" +
+                              std::to_string(kSchemaVersion) + ")");
+  }
+  if (version == 0 &&
+      store->integer(
+          "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'events'")) {
+    if (!store->exec("BEGIN IMMEDIATE")) return failed("migrate");
+    if (!store->exec(kMigrateFrom1)) {
+      auto why = failed("migrate");
+      store->exec("ROLLBACK");
+      return why;
+    }
+    if (!store->exec("COMMIT")) return failed("migrate");
+  }
+  if (!store->exec(kSchema) ||
+      !store->exec(("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str())) {
+    return failed("set up");
+  }
+  if (path != ":memory:" && !path.empty() && !store->checkpoint_elsewhere(path)) {
+    return failed("open a checkpointer for");
   }
   return std::unique_ptr<Store>(std::move(store));
 }

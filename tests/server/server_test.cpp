@@ -692,6 +692,13 @@ TEST(ServerStore, ARestartedServerRestoresAnUnfinishedMatch) {
   ASSERT_EQ(state->match_state().moves_size(), 2);
   EXPECT_EQ(state->match_state().moves(0), "b2");
   EXPECT_EQ(state->match_state().to_move(), v1::SIDE_FIRST);
+  // A live match's record is what its logged events say so far.
+  auto live = http_get(server.port(), "/matches/" + match);
+  EXPECT_EQ(live.status, 200);
+  EXPECT_NE(live.body.find("\"notation\":\"b2" + state->match_state().moves(1) + "\""),
+            std::string::npos)
+      << live.body;
+  EXPECT_NE(live.body.find("\"result\":\"RESULT_UNSPECIFIED\""), std::string::npos) << live.body;
 
   // The game goes on to its end.
   Game game(Variant::tictactoe());

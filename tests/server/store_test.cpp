@@ -1,6 +1,7 @@
 #include "inarow/server/store.h"
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <atomic>
 #include <filesystem>
@@ -16,6 +17,22 @@ std::filesystem::path temp_db(const char* name) {
     std::filesystem::remove(path.string() + suffix);
   }
   return path;
+}
+
+// Rows in the log table, read through a connection of the test's own.
+int log_rows(const std::filesystem::path& path) {
+  sqlite3* db = nullptr;
+  int n = -1;
+  if (sqlite3_open(path.string().c_str(), &db) == SQLITE_OK) {
+    sqlite3_stmt* q = nullptr;
+    if (sqlite3_prepare_v2(db, "SELECT COUNT(*) FROM log", -1, &q, nullptr) == SQLITE_OK &&
+        sqlite3_step(q) == SQLITE_ROW) {
+      n = sqlite3_column_int(q, 0);
+    }
+    sqlite3_finalize(q);
+  }
+  sqlite3_close(db);
+  return n;
 }
 
 MatchRecord match(const std::string& id) {
@@ -44,12 +61,16 @@ TEST(SqliteStore, WritesSurviveReopening) {
         store_op::CreateMatch{match("m1")},
         store_op::CreateMatch{match("m2")},
         store_op::AppendEvent{"m1", 1, "start"},
-        store_op::AppendMove{"m1", MoveRecord{1, "b2", 59000, 60000}},
+        store_op::AppendEvent{"m2", 1, "start2"},
         store_op::AppendEvent{"m1", 2, "b2"},
-        store_op::AppendMove{"m1", MoveRecord{2, "a1", 59000, 58500}},
+        store_op::AppendEvent{"m2", 2, "end2"},
+        store_op::FinishMatch{
+            "m2",
+            1,
+            3,
+            1700000001000,
+            {MoveRecord{1, "b2", 59000, 60000}, MoveRecord{2, "a1", 59000, 58500}}},
         store_op::AppendEvent{"m1", 3, "a1"},
-        store_op::TruncateMoves{"m1", 1},
-        store_op::FinishMatch{"m2", 1, 3, 1700000001000},
     };
     auto written = (*store)->write(ops);
     ASSERT_TRUE(written) << written.error();
@@ -69,17 +90,113 @@ TEST(SqliteStore, WritesSurviveReopening) {
   EXPECT_EQ(live[0].second_level, "easy");
   EXPECT_EQ(live[0].events, (std::vector<std::string>{"start", "b2", "a1"}));
 
-  auto m1 = (*store)->load_match("m1");
+  auto m1 = (*store)->load_match("m1");  // live: its events, no record yet
   ASSERT_TRUE(m1);
-  ASSERT_EQ(m1->moves.size(), 1u);  // the takeback dropped ply 2
-  EXPECT_EQ(m1->moves[0].move, "b2");
-  EXPECT_EQ(m1->moves[0].first_ms, 59000);
-  auto m2 = (*store)->load_match("m2");
+  EXPECT_EQ(m1->result, 0);
+  EXPECT_EQ(m1->events, (std::vector<std::string>{"start", "b2", "a1"}));
+  EXPECT_TRUE(m1->moves.empty());
+  auto m2 = (*store)->load_match("m2");  // finished: its record
   ASSERT_TRUE(m2);
   EXPECT_EQ(m2->result, 1);
   EXPECT_EQ(m2->reason, 3);
   EXPECT_EQ(m2->ended_ms, 1700000001000);
+  ASSERT_EQ(m2->moves.size(), 2u);
+  EXPECT_EQ(m2->moves[1].move, "a1");
+  EXPECT_EQ(m2->moves[1].second_ms, 58500);
   EXPECT_FALSE((*store)->load_match("nope"));
+}
+
+// Finished matches' events are dropped from the log; live ones' never are.
+TEST(SqliteStore, PrunesTheLogOfFinishedMatchesOnly) {
+  const auto path = temp_db("inarow-store-prune");
+  auto store = open_sqlite_store(path.string(), SqliteOptions{.prune_every = {}});
+  ASSERT_TRUE(store) << store.error();
+  ASSERT_TRUE((*store)->write(std::vector<StoreOp>{
+      store_op::CreateMatch{match("m1")}, store_op::AppendEvent{"m1", 1, "a"},
+      store_op::CreateMatch{match("m2")}, store_op::AppendEvent{"m2", 1, "x"},
+      store_op::AppendEvent{"m1", 2, "b"}, store_op::AppendEvent{"m2", 2, "y"}}));
+  // m1 ends: its rows before m2's first row can go, m2's stay.
+  ASSERT_TRUE((*store)->write(std::vector<StoreOp>{store_op::AppendEvent{"m1", 3, "c"},
+                                                   store_op::FinishMatch{"m1", 1, 1, 5, {}}}));
+  auto live = (*store)->load_unfinished();
+  ASSERT_EQ(live.size(), 1u);
+  EXPECT_EQ(live[0].events, (std::vector<std::string>{"x", "y"}));
+  EXPECT_EQ(log_rows(path), 4);  // a went; x, b, y, c wait for m2
+  ASSERT_TRUE((*store)->write(std::vector<StoreOp>{store_op::FinishMatch{"m2", 2, 1, 6, {}}}));
+  EXPECT_TRUE((*store)->load_unfinished().empty());
+  EXPECT_EQ(log_rows(path), 0);
+  auto m1 = (*store)->load_match("m1");
+  ASSERT_TRUE(m1);
+  EXPECT_EQ(m1->result, 1);
+}
+
+// A store written by schema 1 (events keyed by match, moves as made) opens:
+// live matches keep their events, finished ones their records.
+TEST(SqliteStore, MigratesASchemaOneStore) {
+  const auto path = temp_db("inarow-store-migrate");
+  {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.string().c_str(), &db), SQLITE_OK);
+    const char* v1 = R"sql(
+      CREATE TABLE players (id TEXT PRIMARY KEY, name TEXT NOT NULL, token_hash TEXT NOT NULL,
+                            bot INTEGER NOT NULL);
+      CREATE TABLE matches (id TEXT PRIMARY KEY, variant TEXT NOT NULL, kind INTEGER NOT NULL,
+        rated INTEGER NOT NULL, initial_ms INTEGER NOT NULL, increment_ms INTEGER NOT NULL,
+        first_id TEXT NOT NULL, second_id TEXT NOT NULL, first_level TEXT NOT NULL,
+        second_level TEXT NOT NULL, result INTEGER NOT NULL DEFAULT 0,
+        reason INTEGER NOT NULL DEFAULT 0, created_ms INTEGER NOT NULL,
+        ended_ms INTEGER NOT NULL DEFAULT 0);
+      CREATE INDEX matches_by_result ON matches (result);
+      CREATE TABLE events (match_id TEXT NOT NULL, seq INTEGER NOT NULL, blob BLOB NOT NULL,
+                           PRIMARY KEY (match_id, seq)) WITHOUT ROWID;
+      CREATE TABLE moves (match_id TEXT NOT NULL, ply INTEGER NOT NULL, move TEXT NOT NULL,
+        first_ms INTEGER NOT NULL, second_ms INTEGER NOT NULL, PRIMARY KEY (match_id, ply))
+        WITHOUT ROWID;
+      INSERT INTO matches VALUES ('mlive', 'tictactoe', 1, 0, 0, 0, 'pa', 'pb', '', '', 0, 0, 2, 0);
+      INSERT INTO matches VALUES ('mdone', 'tictactoe', 1, 0, 0, 0, 'pa', 'pb', '', '', 1, 1, 1, 3);
+      INSERT INTO events VALUES ('mlive', 2, 'second'), ('mlive', 1, 'first'), ('mdone', 1, 'old');
+      INSERT INTO moves VALUES ('mdone', 1, 'b2', 0, 0), ('mlive', 1, 'a1', 0, 0);
+    )sql";
+    ASSERT_EQ(sqlite3_exec(db, v1, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+    sqlite3_close(db);
+  }
+  auto store = open_sqlite_store(path.string());
+  ASSERT_TRUE(store) << store.error();
+  auto live = (*store)->load_unfinished();
+  ASSERT_EQ(live.size(), 1u);
+  EXPECT_EQ(live[0].id, "mlive");
+  EXPECT_EQ(live[0].events, (std::vector<std::string>{"first", "second"}));
+  auto done = (*store)->load_match("mdone");
+  ASSERT_TRUE(done);
+  ASSERT_EQ(done->moves.size(), 1u);
+  EXPECT_EQ(done->moves[0].move, "b2");
+  // The live match goes on in the new log, and its record replaces what
+  // schema 1 kept of it while it was live.
+  ASSERT_TRUE((*store)->write(
+      std::vector<StoreOp>{store_op::AppendEvent{"mlive", 3, "third"},
+                           store_op::FinishMatch{"mlive", 2, 1, 9, {MoveRecord{1, "c3", 0, 0}}}}));
+  auto finished = (*store)->load_match("mlive");
+  ASSERT_TRUE(finished);
+  ASSERT_EQ(finished->moves.size(), 1u);
+  EXPECT_EQ(finished->moves[0].move, "c3");
+  store->reset();
+  // Opened again, it is not migrated twice.
+  auto again = open_sqlite_store(path.string());
+  ASSERT_TRUE(again) << again.error();
+  EXPECT_TRUE((*again)->load_unfinished().empty());
+}
+
+TEST(SqliteStore, RefusesAStoreFromANewerSchema) {
+  const auto path = temp_db("inarow-store-newer");
+  {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.string().c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, "PRAGMA user_version=99", nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
+  }
+  auto store = open_sqlite_store(path.string());
+  ASSERT_FALSE(store);
+  EXPECT_NE(store.error().find("newer"), std::string::npos) << store.error();
 }
 
 TEST(SqliteStore, AFailedBatchWritesNothing) {

@@ -2,11 +2,16 @@
 // kept. A small interface so another database can follow; SQLite (WAL) is
 // the one we ship. Writes come in batches, each one transaction.
 //
+// A live match is its event log (AppendEvent, one per event: the hot path).
+// When it ends, FinishMatch files its result and its moves as the game's
+// record; its events are then no longer needed and the store may drop them.
+//
 // StoreWriter puts a Store behind one thread and commits whatever queued up
 // while the last commit ran as one transaction (group commit); a submitter's
 // callback runs once its ops are durable, and only then may anyone be told.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -54,8 +59,10 @@ struct MatchRecord {
   int reason = 0;                         // v1::EndReason
   std::int64_t created_ms = 0;            // Unix time
   std::int64_t ended_ms = 0;
-  std::vector<MoveRecord> moves;    // load_match fills these
-  std::vector<std::string> events;  // serialized v1::MatchEvent, seq order (load_unfinished)
+  // load_match: a finished match's moves; a live match's events instead
+  // (its moves are what those events say). load_unfinished: the events.
+  std::vector<MoveRecord> moves;
+  std::vector<std::string> events;  // serialized v1::MatchEvent, seq order
 };
 
 namespace store_op {
@@ -75,25 +82,17 @@ struct AppendEvent {
   std::uint64_t seq = 0;
   std::string blob;  // serialized v1::MatchEvent
 };
-struct AppendMove {
-  std::string match_id;
-  MoveRecord move;
-};
-struct TruncateMoves {  // a takeback: drop moves with ply > keep
-  std::string match_id;
-  int keep = 0;
-};
 struct FinishMatch {
   std::string match_id;
   int result = 0;
   int reason = 0;
   std::int64_t ended_ms = 0;
+  std::vector<MoveRecord> moves;  // the game's record, in ply order
 };
 }  // namespace store_op
 
 using StoreOp = std::variant<store_op::SavePlayer, store_op::SaveRating, store_op::CreateMatch,
-                             store_op::AppendEvent, store_op::AppendMove, store_op::TruncateMoves,
-                             store_op::FinishMatch>;
+                             store_op::AppendEvent, store_op::FinishMatch>;
 
 class Store {
  public:
@@ -103,12 +102,14 @@ class Store {
   virtual std::vector<PlayerRecord> load_players() = 0;
   // Matches without a result, each with its events.
   virtual std::vector<MatchRecord> load_unfinished() = 0;
-  // One match with its moves (live or finished).
+  // One match: a finished one with its moves, a live one with its events.
   virtual std::optional<MatchRecord> load_match(const std::string& id) = 0;
 };
 
 struct SqliteOptions {
   bool full_sync = true;  // fsync every commit (WAL + synchronous=FULL)
+  // How often a batch that ends a match also drops finished matches' events.
+  std::chrono::milliseconds prune_every{1000};
 };
 
 // path may be ":memory:". Errors (cannot open, bad schema) are returned.
