@@ -17,6 +17,7 @@
 #include <map>
 #include <random>
 #include <set>
+#include <shared_mutex>
 #include <unordered_map>
 
 #include "inarow/bots/bot.h"
@@ -273,6 +274,26 @@ struct Hub::Impl : std::enable_shared_from_this<Hub::Impl> {
   asio::steady_timer tick;
   bool ticking = false;
   bool shutting_down = false;
+
+  // The fast path for a player's commands in a match it is seated in: once
+  // the hub has routed one (it knows the connection's player and the seat),
+  // the connection's later commands for that match go straight to the
+  // match's strand from the reading thread, skipping the hub's. Written on
+  // the hub strand, read from any thread.
+  struct Route {
+    std::string match_id;
+    std::weak_ptr<MatchActor> match;
+    Side side;
+  };
+  std::shared_mutex routes_mutex;
+  std::unordered_map<Peer*, std::vector<Route>> routes;
+  std::atomic<bool> stopping{false};  // shutting_down, for readers off the strand
+
+  // The match and seat for this connection's command, if routed before.
+  std::optional<std::pair<std::shared_ptr<MatchActor>, Side>> route(Peer* peer,
+                                                                    const std::string& match_id);
+  void remember_route(Peer* peer, const std::string& match_id,
+                      const std::shared_ptr<MatchActor>& match, Side side);
   std::mt19937_64 rng;
 
   void on_receive(const std::shared_ptr<Peer>& peer, v1::ClientMessage& msg);
@@ -315,6 +336,8 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
 
   const MatchSetup& setup() const { return core_.setup(); }
   const std::string& id() const { return core_.setup().id; }
+  // Set when the hub forgets the match: routes to it are no longer taken.
+  std::atomic<bool> retired{false};
   std::optional<Side> seat_of(const std::string& player_id) const {
     for (int s = 0; s < 2; ++s) {
       if (setup().seats[s].player_id == player_id) return static_cast<Side>(s);
@@ -734,8 +757,65 @@ Hub::Hub(asio::io_context& ioc, asio::thread_pool& bot_pool, const ServerConfig&
 
 Hub::~Hub() = default;
 
+namespace {
+// The match a seated player's command is for; null for every other message.
+const std::string* seated_match_id(const v1::ClientMessage& m) {
+  switch (m.body_case()) {
+    case v1::ClientMessage::kMove:
+      return &m.move().match_id();
+    case v1::ClientMessage::kResign:
+      return &m.resign().match_id();
+    case v1::ClientMessage::kOfferDraw:
+      return &m.offer_draw().match_id();
+    case v1::ClientMessage::kAnswerDraw:
+      return &m.answer_draw().match_id();
+    case v1::ClientMessage::kRequestTakeback:
+      return &m.request_takeback().match_id();
+    case v1::ClientMessage::kAnswerTakeback:
+      return &m.answer_takeback().match_id();
+    default:
+      return nullptr;
+  }
+}
+}  // namespace
+
+std::optional<std::pair<std::shared_ptr<MatchActor>, Side>> Hub::Impl::route(
+    Peer* peer, const std::string& match_id) {
+  std::shared_lock lock(routes_mutex);
+  auto it = routes.find(peer);
+  if (it == routes.end()) return std::nullopt;
+  for (const Route& r : it->second) {
+    if (r.match_id != match_id) continue;
+    auto match = r.match.lock();
+    if (!match || match->retired.load(std::memory_order_acquire)) return std::nullopt;
+    return std::pair{std::move(match), r.side};
+  }
+  return std::nullopt;
+}
+
+void Hub::Impl::remember_route(Peer* peer, const std::string& match_id,
+                               const std::shared_ptr<MatchActor>& match, Side side) {
+  std::unique_lock lock(routes_mutex);
+  auto& list = routes[peer];
+  std::erase_if(list, [](const Route& r) {
+    auto m = r.match.lock();
+    return !m || m->retired.load(std::memory_order_relaxed);
+  });
+  for (const Route& r : list) {
+    if (r.match_id == match_id) return;
+  }
+  list.push_back(Route{match_id, match, side});
+}
+
 void Hub::receive(std::shared_ptr<Peer> peer, v1::ClientMessage message) {
   impl_->metrics.messages_in.fetch_add(1, std::memory_order_relaxed);
+  if (const std::string* match_id = seated_match_id(message);
+      match_id && !impl_->stopping.load(std::memory_order_acquire)) {
+    if (auto routed = impl_->route(peer.get(), *match_id)) {
+      routed->first->command(std::move(peer), routed->second, std::move(message));
+      return;
+    }
+  }
   asio::post(impl_->strand,
              [impl = impl_, peer = std::move(peer), message = std::move(message)]() mutable {
                impl->on_receive(peer, message);
@@ -745,6 +825,10 @@ void Hub::receive(std::shared_ptr<Peer> peer, v1::ClientMessage message) {
 void Hub::disconnected(const std::shared_ptr<Peer>& peer) {
   asio::post(impl_->strand, [impl = impl_, peer] {
     impl->greeting.erase(peer.get());
+    {
+      std::unique_lock lock(impl->routes_mutex);
+      impl->routes.erase(peer.get());
+    }
     auto it = impl->peers.find(peer.get());
     if (it == impl->peers.end()) return;
     const std::string player_id = it->second.player_id;
@@ -777,6 +861,7 @@ void Hub::disconnected(const std::shared_ptr<Peer>& peer) {
 void Hub::shutdown() {
   asio::post(impl_->strand, [impl = impl_] {
     impl->shutting_down = true;
+    impl->stopping.store(true, std::memory_order_release);
     impl->tick.cancel();
     for (auto& [id, match] : impl->matches)
       match->shutdown();
@@ -923,7 +1008,11 @@ void Hub::Impl::on_receive(const std::shared_ptr<Peer>& peer, v1::ClientMessage&
       send_error(peer, rid, {ProtocolError::not_seated, "you do not play in this match"}, match_id);
       return;
     }
+    // Posted before the route is published: a later command taking the
+    // route cannot overtake this one.
+    const std::string id = match_id;
     match->command(peer, *side, std::move(msg));
+    remember_route(peer.get(), id, match, *side);
   };
 
   switch (msg.body_case()) {
@@ -1306,6 +1395,7 @@ void Hub::Impl::match_over(const std::string& match_id) {
   timer->async_wait([self = shared_from_this(), timer, match_id](ErrorCode) {
     auto it = self->matches.find(match_id);
     if (it == self->matches.end()) return;
+    it->second->retired.store(true, std::memory_order_release);
     for (int s = 0; s < 2; ++s) {
       auto p = self->players.find(it->second->setup().seats[s].player_id);
       if (p != self->players.end()) p->second.matches.erase(match_id);

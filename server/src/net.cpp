@@ -189,9 +189,16 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
       return;
     }
     text_ = ws_.got_text();
-    std::string data = beast::buffers_to_string(buffer_.data());
+    handle_frame(
+        std::string_view(static_cast<const char*>(buffer_.cdata().data()), buffer_.cdata().size()));
+    // Emptied before the next read is started: that read may fill it at once.
     buffer_.consume(buffer_.size());
-    if (!admitted_ || close_requested_) return do_read();
+    do_read();
+  }
+
+  // One frame, parsed where it lies in the read buffer.
+  void handle_frame(std::string_view data) {
+    if (!admitted_ || close_requested_) return;
 
     if (!bucket_.take(SteadyClock::now())) {
       send_error(0, {ProtocolError::rate_limited, "too many messages; slow down"});
@@ -201,7 +208,7 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
         close_requested_ = true;
         if (queue_.empty()) do_close();
       }
-      return do_read();
+      return;
     }
 
     v1::ClientMessage msg;
@@ -211,7 +218,7 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
       options.ignore_unknown_fields = true;  // an unknown message is reported as such below
       parsed = google::protobuf::util::JsonStringToMessage(data, &msg, options).ok();
     } else {
-      parsed = msg.ParseFromString(data);
+      parsed = msg.ParseFromArray(data.data(), static_cast<int>(data.size()));
     }
     if (!parsed) {
       send_error(0, {ProtocolError::malformed,
@@ -221,7 +228,6 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     } else {
       shared_.hub.receive(shared_from_this(), std::move(msg));
     }
-    do_read();
   }
 
   void send_error(std::uint64_t request_id, const Failure& f) {

@@ -531,6 +531,7 @@ void StoreWriter::stop() {
 }
 
 void StoreWriter::run() {
+  std::vector<StoreOp> ops;  // reused: its capacity follows the largest batch
   std::unique_lock lock(mutex_);
   for (;;) {
     wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
@@ -544,7 +545,7 @@ void StoreWriter::run() {
     busy_ = true;
     lock.unlock();
 
-    std::vector<StoreOp> ops;
+    ops.clear();
     for (Job& job : batch) {
       for (StoreOp& op : job.ops)
         ops.push_back(std::move(op));

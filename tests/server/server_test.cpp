@@ -233,6 +233,23 @@ TEST(ServerSeek, TwoPlayersPlayToAWin) {
   EXPECT_NE(metrics.body.find("inarow_errors_total{code=\"match_over\"} 1\n"), std::string::npos);
 }
 
+// After a player's first command in a match, its commands go straight to the
+// match; once the match is forgotten (its grace over) that shortcut is gone
+// too, and the answer is the hub's: no such match.
+TEST(ServerSeek, AForgottenMatchTakesNoMoreCommands) {
+  auto config = test_config();
+  config.reconnect_grace = 200ms;
+  TestServer server(config);
+  Paired p(server.port());
+  play_moves(p, {"a1", "b1", "a2", "b2", "a3"}, 2);
+  for (WsClient* c : {&p.a, &p.b})
+    expect_event(*c, Kind::kEnded, 7);
+  expect_error(p.b.move(p.match, "c3"), v1::ERROR_MATCH_OVER);  // lingering
+  std::this_thread::sleep_for(600ms);
+  expect_error(p.b.move(p.match, "c3"), v1::ERROR_UNKNOWN_MATCH);
+  expect_error(p.a.request(resign_message(p.match)), v1::ERROR_UNKNOWN_MATCH);
+}
+
 TEST(ServerSeek, TwoPlayersPlayToADraw) {
   TestServer server;
   Paired p(server.port());
