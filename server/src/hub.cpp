@@ -319,6 +319,15 @@ struct Hub::Impl : std::enable_shared_from_this<Hub::Impl> {
     metrics.messages_out.fetch_add(1, std::memory_order_relaxed);
     peer->deliver(std::move(m));
   }
+  void send_all(const std::shared_ptr<Peer>& peer,
+                std::vector<std::shared_ptr<const Outgoing>> messages) {
+    metrics.messages_out.fetch_add(messages.size(), std::memory_order_relaxed);
+    if (messages.size() == 1) {
+      peer->deliver(std::move(messages.front()));
+    } else {
+      peer->deliver_all(std::move(messages));
+    }
+  }
   void send_error(const std::shared_ptr<Peer>& peer, std::uint64_t request_id, const Failure& f,
                   const std::string& match_id = {}) {
     send(peer, make_error(metrics, request_id, f, match_id));
@@ -551,15 +560,20 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
       auto granted = core_.answer_takeback(opponent(side), true, now);
       if (granted) events.insert(events.end(), granted->begin(), granted->end());
     }
-    commit(std::move(events), {}, [peer, request_id = msg.request_id(), id = id(), hub = hub_] {
-      hub->send(peer, make_ack(request_id, id));
-    });
+    commit(std::move(events), {}, Reply{peer, msg.request_id()});
   }
 
-  // Make the events durable, then publish them, then run `then`.
-  void commit(MatchCore::Events events, std::vector<StoreOp> ops, std::function<void()> then) {
+  // Who asked for a change, to be acknowledged once it is durable.
+  struct Reply {
+    std::shared_ptr<Peer> peer;
+    std::uint64_t request_id = 0;
+  };
+
+  // Make the events durable, then publish them with the ack, if one is due.
+  void commit(MatchCore::Events events, std::vector<StoreOp> ops,
+              std::optional<Reply> reply = std::nullopt) {
     if (events.empty() && ops.empty()) {
-      if (then) then();
+      if (reply) hub_->send(reply->peer, make_ack(reply->request_id, id()));
       return;
     }
     if (!events.empty() && events.back().has_ended()) {
@@ -577,11 +591,10 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
     ply = core_.game().ply();
     after_change();
     hub_->writer.submit(std::move(ops), [self = shared_from_this(), events = std::move(events),
-                                         then = std::move(then)](bool ok) mutable {
-      asio::post(self->strand_, [self, events = std::move(events), then = std::move(then), ok] {
+                                         reply = std::move(reply)](bool ok) mutable {
+      asio::post(self->strand_, [self, events = std::move(events), reply = std::move(reply), ok] {
         if (!ok) spdlog::error("store_write_failed match={}", self->id());
-        self->publish(events);
-        if (then) then();
+        self->publish(events, reply);
       });
     });
   }
@@ -616,20 +629,27 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
     core_.attach_ratings(changes);
   }
 
-  void publish(const MatchCore::Events& events) {
-    for (const auto& e : events) {
-      auto out = make_event(e);
-      std::erase_if(subs_, [&](const Subscriber& s) {
-        auto peer = s.peer.lock();
-        if (!peer) {
-          if (!s.side) --spectators;
-          return true;
-        }
-        hub_->send(peer, out);
-        return false;
-      });
-      published_seq_ = e.seq();
-    }
+  // Every subscriber gets the events; the one who asked gets its ack with
+  // them, in the same hand-over to its connection.
+  void publish(const MatchCore::Events& events, const std::optional<Reply>& reply = std::nullopt) {
+    std::vector<std::shared_ptr<const Outgoing>> outs;
+    outs.reserve(events.size());
+    for (const auto& e : events)
+      outs.push_back(make_event(e));
+    auto ack = reply ? make_ack(reply->request_id, id()) : nullptr;
+    std::erase_if(subs_, [&](const Subscriber& s) {
+      auto peer = s.peer.lock();
+      if (!peer) {
+        if (!s.side) --spectators;
+        return true;
+      }
+      auto batch = outs;
+      if (ack && peer == reply->peer) batch.push_back(std::exchange(ack, nullptr));
+      if (!batch.empty()) hub_->send_all(peer, std::move(batch));
+      return false;
+    });
+    if (!events.empty()) published_seq_ = events.back().seq();
+    if (ack) hub_->send(reply->peer, std::move(ack));  // the asker does not follow the match
     flush_attaches();
     if (core_.over() && !over.exchange(true)) {
       spdlog::debug("match_ended match={} result={} reason={} plies={}", id(),

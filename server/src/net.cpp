@@ -151,6 +151,13 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     });
   }
 
+  void deliver_all(std::vector<std::shared_ptr<const Outgoing>> messages) override {
+    asio::post(ws_.get_executor(), [self = shared_from_this(), messages = std::move(messages)] {
+      for (const auto& m : messages)
+        self->enqueue(m);
+    });
+  }
+
   void close(CloseKind kind) override {
     asio::post(ws_.get_executor(), [self = shared_from_this(), kind] {
       self->close_code_ = kind == CloseKind::going_away ? websocket::close_code::going_away

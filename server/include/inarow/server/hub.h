@@ -12,6 +12,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "inarow/server/config.h"
 #include "inarow/server/metrics.h"
@@ -54,6 +55,11 @@ class Peer {
   virtual ~Peer() = default;
   // Queue a message; safe from any thread, never blocks.
   virtual void deliver(std::shared_ptr<const Outgoing> message) = 0;
+  // Queue several, in order, in one go (a move's events and its ack).
+  virtual void deliver_all(std::vector<std::shared_ptr<const Outgoing>> messages) {
+    for (auto& m : messages)
+      deliver(std::move(m));
+  }
   // Send what is queued, then close with the given WebSocket close code.
   virtual void close(CloseKind kind) = 0;
 };
