@@ -248,6 +248,10 @@ class Player : public std::enable_shared_from_this<Player> {
   }
 
   void on_event(const v1::MatchEvent& e) {
+    // Matches are independent actors: the last events of a match can reach a
+    // connection after the next match has started (the partner saw the end
+    // first and began again). Only the current match's events count.
+    if (!e.has_started() && e.match_id() != match_id_) return;
     if (e.has_started()) {
       match_id_ = e.started().state().match_id();
       game_ = inarow::Game(variant_);

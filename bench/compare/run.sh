@@ -81,6 +81,18 @@ stop_server() {
   server_pid=""
 }
 
+# steal_percent BEFORE AFTER: the share of CPU time the hypervisor gave to
+# others between two /proc/stat "cpu" lines. On a shared 2-core machine this
+# is what makes one run differ from the next; every row prints it.
+steal_percent() {
+  local -a a b
+  read -r -a a <<<"$1"
+  read -r -a b <<<"$2"
+  local total=0 i
+  for i in 1 2 3 4 5 6 7 8; do total=$(( total + b[i] - a[i] )); done
+  if (( total > 0 )); then echo $(( 100 * (b[8] - a[8]) / total )); else echo 0; fi
+}
+
 # run_one LABEL SERVER MATCHES [extra driver args...]: one bounded run, one RESULT line.
 run_one() {
   local label="$1" kind="$2" m="$3"; shift 3
@@ -96,6 +108,7 @@ run_one() {
   local limit=$(( seconds + warmup + 200 ))
   local out="$work/$label-$want.out" line=""
   mkdir -p "$work/store"
+  local cpu_before; cpu_before=$(head -1 /proc/stat)
   case "$kind" in
     peer)
       start_server "$work/server-$label-$want.log" env NODE_ENV=production node "$here/peer/server.js" --port 0
@@ -123,7 +136,7 @@ run_one() {
     line="RESULT target=$kind matches=$m failed_run=1"
     note="${note:+$note,}no-result:$(tail -1 "$out" 2>/dev/null | tr ' ' '_' | cut -c1-60)"
   fi
-  echo "$line label=$label want=$want note=${note:--} load=$(cut -d' ' -f1 /proc/loadavg)" >>"$results"
+  echo "$line label=$label want=$want note=${note:--} load=$(cut -d' ' -f1 /proc/loadavg) steal=$(steal_percent "$cpu_before" "$(head -1 /proc/stat)")" >>"$results"
   echo "  $label $want: $(echo "$line" | grep -o 'moves_per_s=[0-9]*') $(echo "$line" | grep -o ' p99_ms=[0-9.]*')" >&2
 }
 

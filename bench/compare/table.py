@@ -30,7 +30,7 @@ rows = [parse(l) for l in open(sys.argv[1]) if l.startswith("RESULT")]
 by = {(r["label"], r["want"]): r for r in rows}
 
 head = (f"{'server':<38} {'matches':>7} {'conns':>11} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} "
-        f"{'p99.9 ms':>9} {'CPU s/1k':>9} {'VmHWM MiB':>9} {'KiB/conn':>8} {'load':>5}  notes")
+        f"{'p99.9 ms':>9} {'CPU s/1k':>9} {'VmHWM MiB':>9} {'KiB/conn':>8} {'load':>5} {'steal%':>6}  notes")
 print(head)
 print("-" * len(head))
 for r in rows:
@@ -45,7 +45,7 @@ for r in rows:
     print(f"{NAMES.get(r['label'], r['label']):<38} {r['want']:>7} {ok:>11} {num(r, 'moves_per_s'):>9.0f} "
           f"{num(r, 'p50_ms'):>8.2f} {num(r, 'p99_ms'):>8.2f} {num(r, 'p999_ms'):>9.2f} "
           f"{num(r, 'cpu_s_per_1000'):>9.3f} {num(r, 'hwm_kib') / 1024:>9.1f} {num(r, 'kib_per_conn'):>8.1f} "
-          f"{r.get('load', '?'):>5}  {'; '.join(notes)}")
+          f"{r.get('load', '?'):>5} {r.get('steal', '?'):>6}  {'; '.join(notes)}")
 
 print()
 print("ratios (moves/s; p99)")
