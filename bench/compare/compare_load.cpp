@@ -16,6 +16,7 @@
 // to the second, who joins it (no matchmaker delay). Echo: the pair is named
 // in the first frame and games restart locally (no frames), as no game logic
 // runs there.
+#include <google/protobuf/util/json_util.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -39,11 +40,9 @@
 #include <thread>
 #include <vector>
 
-#include <google/protobuf/util/json_util.h>
-
+#include "common/process_stats.h"
 #include "inarow/engine/game.h"
 #include "inarow/engine/notation.h"
-#include "common/process_stats.h"
 #include "inarow/v1/inarow.pb.h"
 
 namespace {
@@ -93,8 +92,8 @@ constexpr auto sample = inarow::bench::sample_process;
 
 class Player : public std::enable_shared_from_this<Player> {
  public:
-  Player(asio::io_context& ioc, const Options& opt, Stats& stats, int match, int seat,
-         bool vs_bot, std::uint64_t seed)
+  Player(asio::io_context& ioc, const Options& opt, Stats& stats, int match, int seat, bool vs_bot,
+         std::uint64_t seed)
       : ws_(asio::make_strand(ioc)),
         opt_(opt),
         stats_(stats),
@@ -114,8 +113,8 @@ class Player : public std::enable_shared_from_this<Player> {
     if (opt_.source_addresses > 1) {
       beast::error_code ec;
       socket.open(tcp::v4(), ec);
-      const auto source = asio::ip::address_v4((127u << 24) + 2u +
-                                               static_cast<unsigned>(index % opt_.source_addresses));
+      const auto source = asio::ip::address_v4(
+          (127u << 24) + 2u + static_cast<unsigned>(index % opt_.source_addresses));
       socket.bind(tcp::endpoint(source, 0), ec);
       if (ec) return failed("bind", ec);
     }
@@ -256,7 +255,7 @@ class Player : public std::enable_shared_from_this<Player> {
       match_id_ = e.started().state().match_id();
       game_ = inarow::Game(variant_);
       mine_ = e.started().state().first().id() == player_id_ ? inarow::Side::first
-                                                              : inarow::Side::second;
+                                                             : inarow::Side::second;
     } else if (e.has_move_made()) {
       (void)game_.play(e.move_made().move());
     } else if (e.has_ended()) {
@@ -298,7 +297,8 @@ class Player : public std::enable_shared_from_this<Player> {
   void schedule_move() {
     if (opt_.think_ms <= 0) return make_move();
     // Uniform in [think/2, 3*think/2): players that started together drift apart.
-    const auto ms = opt_.think_ms / 2 + static_cast<int>(rng_() % static_cast<unsigned>(opt_.think_ms));
+    const auto ms =
+        opt_.think_ms / 2 + static_cast<int>(rng_() % static_cast<unsigned>(opt_.think_ms));
     think_.expires_after(std::chrono::milliseconds(ms));
     think_.async_wait([self = shared_from_this()](beast::error_code ec) {
       if (!ec) self->make_move();
@@ -425,9 +425,8 @@ int main(int argc, char** argv) {
   asio::io_context ioc;
   Stats stats;
   const tcp::endpoint endpoint(asio::ip::make_address(opt.host), opt.port);
-  const int bot_matches = opt.target == "inarow"
-                              ? static_cast<int>(opt.matches * opt.bot_fraction + 0.5)
-                              : 0;
+  const int bot_matches =
+      opt.target == "inarow" ? static_cast<int>(opt.matches * opt.bot_fraction + 0.5) : 0;
   std::vector<std::shared_ptr<Player>> players;
   for (int m = 0; m < opt.matches; ++m) {
     const bool vs_bot = m < bot_matches;

@@ -116,7 +116,9 @@ class Session : public std::enable_shared_from_this<Session> {
     if (!queue_.empty()) do_write();
   }
 
-  websocket::stream<beast::tcp_stream> ws_;
+  // The same stream as inarow-server's sessions: the bare socket (the
+  // websocket keeps its own timers), no permessage-deflate.
+  websocket::stream<tcp::socket, false> ws_;
   beast::flat_buffer buffer_;
   Pairs& pairs_;
   bool paired_ = false;

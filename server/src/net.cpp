@@ -132,7 +132,6 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
 
   void run(http::request<http::string_body> req) {
     shared_.enlist(shared_from_this());
-    beast::get_lowest_layer(ws_).expires_never();  // the websocket keeps its own timers
     websocket::stream_base::timeout timeouts;
     timeouts.handshake_timeout = shared_.config.handshake_timeout;
     timeouts.idle_timeout = shared_.config.idle_timeout;
@@ -287,7 +286,10 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
     if (admitted_) shared_.hub.disconnected(shared_from_this());
   }
 
-  websocket::stream<beast::tcp_stream> ws_;
+  // On the bare socket: the websocket keeps its own timers (handshake, idle
+  // pings), so tcp_stream's per-operation timeout machinery would only cost;
+  // no permessage-deflate (frames are a few dozen bytes).
+  websocket::stream<tcp::socket, false> ws_;
   beast::flat_buffer buffer_;
   Shared& shared_;
   std::string address_;
