@@ -412,15 +412,19 @@ struct Server::Impl {
         bot_pool(static_cast<std::size_t>(std::max(1, config.bot_threads))),
         acceptor(ioc) {}
 
-  // Declared so that the io_context dies before what its pending handlers
-  // (sessions, matches) refer to, and the bot pool before the io_context.
+  // Destroyed bottom up. The bot pool goes first (its searches hold
+  // matches); then the hub, whose strands and timers belong to the
+  // io_context and so must go while it is alive (the hub's state lives on
+  // in the handlers that still hold it, destroyed with the io_context); then
+  // the io_context and its handlers; last what those handlers refer to
+  // (sessions: the shared counts and metrics; matches: the store writer).
   ServerConfig config;
   Metrics metrics;
   std::unique_ptr<Store> store;
   std::unique_ptr<StoreWriter> writer;
-  std::unique_ptr<Hub> hub;
   std::unique_ptr<Shared> shared;
   asio::io_context ioc;
+  std::unique_ptr<Hub> hub;
   asio::thread_pool bot_pool;
   tcp::acceptor acceptor;
   std::uint16_t port = 0;
