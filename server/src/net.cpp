@@ -410,7 +410,7 @@ struct Server::Impl {
       : config(std::move(c)),
         ioc(std::max(1, config.threads)),
         bot_pool(static_cast<std::size_t>(std::max(1, config.bot_threads))),
-        acceptor(ioc) {}
+        acceptor(asio::make_strand(ioc)) {}
 
   // Destroyed bottom up. The bot pool goes first (its searches hold
   // matches); then the hub, whose strands and timers belong to the
@@ -510,7 +510,9 @@ void Server::stop() {
   }
   s.running = false;
   spdlog::info("stopping: closing the listener, saying goodbye");
-  asio::post(s.ioc, [&s] {
+  // On the acceptor's strand, where its accept handler runs and re-arms:
+  // closing it from another thread would race that.
+  asio::post(s.acceptor.get_executor(), [&s] {
     beast::error_code ignored;
     s.acceptor.close(ignored);
   });
