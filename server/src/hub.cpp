@@ -520,6 +520,10 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
                        {ProtocolError::shutting_down, "the server is shutting down"}, id());
       return;
     }
+    if (paused_) {
+      hub_->send_error(peer, msg.request_id(), kPausedFailure, id());
+      return;
+    }
     // A flag that fell just now ends the match before the command is looked at.
     if (auto flagged = core_.check_flag(now); !flagged.empty()) {
       commit(std::move(flagged), {}, {});
@@ -572,6 +576,7 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
   // Make the events durable, then publish them with the ack, if one is due.
   void commit(MatchCore::Events events, std::vector<StoreOp> ops,
               std::optional<Reply> reply = std::nullopt) {
+    if (paused_) return pause(reply);  // nothing more is stored after a failed commit
     if (events.empty() && ops.empty()) {
       if (reply) hub_->send(reply->peer, make_ack(reply->request_id, id()));
       return;
@@ -593,10 +598,31 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
     hub_->writer.submit(std::move(ops), [self = shared_from_this(), events = std::move(events),
                                          reply = std::move(reply)](bool ok) mutable {
       asio::post(self->strand_, [self, events = std::move(events), reply = std::move(reply), ok] {
-        if (!ok) spdlog::error("store_write_failed match={}", self->id());
+        if (!ok) return self->pause(reply);
+        if (self->paused_) return;  // after a failed commit nothing more is told
         self->publish(events, reply);
       });
     });
+  }
+
+  // A commit failed: what it held was never durable, so nobody is told of it
+  // (the asker gets an error instead of its ack) and the match stops here.
+  // Its store keeps everything up to the last good commit; a restarted server
+  // restores it from there.
+  static inline const Failure kPausedFailure{
+      ProtocolError::internal,
+      "the match is paused: the server could not store it; it resumes "
+      "from its last stored move when the server restarts"};
+  void pause(const std::optional<Reply>& reply) {
+    if (!paused_) {
+      spdlog::error("store_write_failed match={} paused at seq={}", id(), published_seq_);
+      paused_ = true;
+      flag_timer_.cancel();
+      for (auto& t : grace_timers_)
+        t.cancel();
+      cancel_search();
+    }
+    if (reply) hub_->send_error(reply->peer, reply->request_id, kPausedFailure, id());
   }
 
   // Rated results update both players' ratings; the changes ride in the
@@ -664,7 +690,7 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
   // After any change: the flag timer follows the running clock, and a bot to
   // move starts thinking.
   void after_change() {
-    if (stopped_) return;
+    if (stopped_ || paused_) return;
     if (core_.over()) {
       flag_timer_.cancel();
       for (auto& t : grace_timers_)
@@ -737,7 +763,7 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
 
   void on_bot_move(const bots::Choice& choice, std::uint64_t generation) {
     searching_ = false;
-    if (stopped_ || core_.over()) return;
+    if (stopped_ || paused_ || core_.over()) return;
     if (generation != search_generation_) {
       after_change();  // the position changed under the search: think again
       return;
@@ -767,6 +793,7 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
   std::uint64_t search_generation_ = 0;
   bool searching_ = false;
   bool stopped_ = false;
+  bool paused_ = false;  // a commit failed
 };
 
 // ------------------------------------------------------------ hub

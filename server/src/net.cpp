@@ -465,7 +465,9 @@ const Metrics& Server::metrics() const {
 
 inarow::expected<void, std::string> Server::start() {
   Impl& s = *impl_;
-  auto store = open_sqlite_store(s.config.store, SqliteOptions{s.config.store_full_sync});
+  auto store =
+      open_sqlite_store(s.config.store, SqliteOptions{.full_sync = s.config.store_full_sync,
+                                                      .busy_timeout = s.config.store_busy_timeout});
   if (!store) return inarow::unexpected(store.error());
   s.store = std::move(*store);
   s.writer =

@@ -462,7 +462,7 @@ inarow::expected<std::unique_ptr<Store>, std::string> open_sqlite_store(const st
     return inarow::unexpected("cannot open store " + path + ": " + why);
   }
   auto store = std::make_unique<SqliteStore>(db, options.prune_every);
-  sqlite3_busy_timeout(db, 5000);
+  sqlite3_busy_timeout(db, static_cast<int>(options.busy_timeout.count()));
   auto failed = [&](const std::string& doing) {
     return inarow::unexpected("cannot " + doing + " store " + path + ": " + store->error());
   };

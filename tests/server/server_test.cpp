@@ -2,6 +2,7 @@
 // 127.0.0.1 with an ephemeral port and talks to it as clients would.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -738,6 +739,52 @@ TEST(ServerStore, ARestartedServerRestoresAnUnfinishedMatch) {
   auto record = http_get(server.port(), "/matches/" + match);
   EXPECT_NE(record.body.find("\"notation\":\"" + game.notation() + "\""), std::string::npos)
       << record.body;
+}
+
+// A commit that fails is never acknowledged: the mover gets an error, the
+// opponent hears nothing, the match refuses further commands, and a
+// restarted server resumes it from its last stored move.
+TEST(ServerStore, AMoveThatCannotBeStoredIsNotAcknowledged) {
+  const auto db = temp_db("inarow-store-fail-test");
+  auto config = test_config();
+  config.store = db.string();
+  config.store_busy_timeout = 200ms;
+  std::string token_a, match;
+  {
+    TestServer server(config);
+    WsClient a(server.port()), b(server.port());
+    token_a = a.hello("alice").token();
+    b.hello("bob");
+    expect_ack(a.seek("tictactoe"));
+    expect_ack(b.seek("tictactoe"));
+    match = expect_event(a, Kind::kStarted, 1).match_id();
+    expect_event(b, Kind::kStarted, 1);
+    expect_ack(a.move(match, "a1"));
+    expect_event(a, Kind::kMoveMade, 2);
+    expect_event(b, Kind::kMoveMade, 2);
+
+    // Another connection holds the database's write lock past the timeout.
+    sqlite3* other = nullptr;
+    ASSERT_EQ(sqlite3_open(db.string().c_str(), &other), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(other, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
+    expect_error(b.move(match, "b1"), v1::ERROR_INTERNAL);
+    EXPECT_FALSE(a.next(300ms)) << "the opponent was told of a move that was not stored";
+    sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr);
+    sqlite3_close(other);
+
+    expect_error(b.move(match, "b1"), v1::ERROR_INTERNAL);  // paused
+    expect_error(a.request(resign_message(match)), v1::ERROR_INTERNAL);
+  }
+  TestServer server(config);
+  WsClient a(server.port());
+  auto w = a.resume(token_a);
+  ASSERT_EQ(w.matches_size(), 1);
+  EXPECT_EQ(w.matches(0), match);
+  auto state = a.next_until([](const v1::ServerMessage& m) { return m.has_match_state(); });
+  ASSERT_TRUE(state);
+  ASSERT_EQ(state->match_state().moves_size(), 1);
+  EXPECT_EQ(state->match_state().moves(0), "a1");
+  EXPECT_EQ(state->match_state().to_move(), v1::SIDE_SECOND);
 }
 
 // ---------------------------------------------------------------- shutdown

@@ -2,6 +2,7 @@
 // and environment variables; tests fill it directly.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -18,6 +19,9 @@ struct ServerConfig {
   int bot_threads = 1;                // bot search workers
   std::string store = "./inarow.db";  // ":memory:" keeps nothing
   bool store_full_sync = true;        // fsync each (group) commit
+  // How long a commit waits for another writer holding the database before
+  // it fails (and the match it was for is paused).
+  std::chrono::milliseconds store_busy_timeout{5000};
 
   // Limits.
   std::size_t max_frame_bytes = 64 * 1024;  // larger frames close with 1009

@@ -110,6 +110,8 @@ struct SqliteOptions {
   bool full_sync = true;  // fsync every commit (WAL + synchronous=FULL)
   // How often a batch that ends a match also drops finished matches' events.
   std::chrono::milliseconds prune_every{1000};
+  // How long a write waits for another connection's lock before it fails.
+  std::chrono::milliseconds busy_timeout{5000};
 };
 
 // path may be ":memory:". Errors (cannot open, bad schema) are returned.
