@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "common/process_stats.h"
+#include "common/ws_player.h"
 #include "inarow/engine/game.h"
 #include "inarow/engine/notation.h"
 #include "inarow/v1/inarow.pb.h"
@@ -90,11 +91,11 @@ using inarow::bench::percentile;
 using inarow::bench::ProcSample;
 constexpr auto sample = inarow::bench::sample_process;
 
-class Player : public std::enable_shared_from_this<Player> {
+class Player : public inarow::bench::WsPlayer<Player> {
  public:
   Player(asio::io_context& ioc, const Options& opt, Stats& stats, int match, int seat, bool vs_bot,
          std::uint64_t seed)
-      : ws_(asio::make_strand(ioc)),
+      : WsPlayer(ioc, seed, opt.json),
         opt_(opt),
         stats_(stats),
         match_(match),
@@ -102,24 +103,14 @@ class Player : public std::enable_shared_from_this<Player> {
         vs_bot_(vs_bot),
         variant_(*inarow::Variant::parse(opt.variant)),
         game_(variant_),
-        mine_(seat == 0 ? inarow::Side::first : inarow::Side::second),
-        rng_(seed),
-        think_(ws_.get_executor()) {}
+        mine_(seat == 0 ? inarow::Side::first : inarow::Side::second) {}
 
   void set_partner(std::shared_ptr<Player> p) { partner_ = p; }
 
   void start(const tcp::endpoint& endpoint, int index) {
-    auto& socket = beast::get_lowest_layer(ws_).socket();
-    if (opt_.source_addresses > 1) {
-      beast::error_code ec;
-      socket.open(tcp::v4(), ec);
-      const auto source = asio::ip::address_v4(
-          (127u << 24) + 2u + static_cast<unsigned>(index % opt_.source_addresses));
-      socket.bind(tcp::endpoint(source, 0), ec);
-      if (ec) return failed("bind", ec);
-    }
-    beast::get_lowest_layer(ws_).async_connect(
-        endpoint, beast::bind_front_handler(&Player::on_connect, shared_from_this()));
+    connect(endpoint, opt_.host,
+            opt_.source_addresses > 1 ? std::optional<int>(index % opt_.source_addresses)
+                                      : std::nullopt);
   }
 
   // Once everyone is connected: the first seat of each match starts it.
@@ -129,17 +120,10 @@ class Player : public std::enable_shared_from_this<Player> {
     });
   }
 
-  void stop() {
-    asio::post(ws_.get_executor(), [self = shared_from_this()] {
-      beast::error_code ec;
-      beast::get_lowest_layer(self->ws_).socket().close(ec);
-    });
-  }
+  void stop() { close(); }
 
- private:
-  bool echo() const { return opt_.target == "echo"; }
-
-  void failed(const char* what, beast::error_code ec) {
+  // ------------------------------------------------------------ WsPlayer
+  void on_failure(const char* what, beast::error_code ec) {
     if (stats_.stopping) return;
     if (greeted_) {
       stats_.dropped.fetch_add(1);
@@ -150,56 +134,29 @@ class Player : public std::enable_shared_from_this<Player> {
     if (shown.fetch_add(1) < 5) std::cerr << what << ": " << ec.message() << "\n";
   }
 
-  void on_connect(beast::error_code ec) {
-    if (ec) return failed("connect", ec);
-    beast::get_lowest_layer(ws_).socket().set_option(tcp::no_delay(true));
-    ws_.text(opt_.json);
-    ws_.async_handshake(opt_.host, "/ws",
-                        beast::bind_front_handler(&Player::on_handshake, shared_from_this()));
-  }
-
-  void on_handshake(beast::error_code ec) {
-    if (ec) return failed("handshake", ec);
+  void on_open() {
     if (echo()) {
-      send_raw("pair:" + std::to_string(match_));
+      send_frame("pair:" + std::to_string(match_));
     } else {
       v1::ClientMessage m;
       m.mutable_hello()->set_protocol_version(1);
       m.mutable_hello()->set_name("compare");
       send(m);
     }
-    do_read();
   }
 
-  void do_read() {
-    ws_.async_read(buffer_, beast::bind_front_handler(&Player::on_read, shared_from_this()));
-  }
-
-  void on_read(beast::error_code ec, std::size_t) {
-    if (ec) return failed("read", ec);
-    const auto* data = static_cast<const char*>(buffer_.cdata().data());
-    const std::string_view frame(data, buffer_.size());
-    if (echo()) {
-      on_echo(frame);
+  void on_frame(std::string_view frame) {
+    if (echo()) return on_echo(frame);
+    v1::ServerMessage m;
+    if (parse(frame, m)) {
+      handle(m);
     } else {
-      v1::ServerMessage m;
-      bool ok = false;
-      if (opt_.json) {
-        ok = google::protobuf::util::JsonStringToMessage(
-                 google::protobuf::StringPiece(frame.data(), frame.size()), &m)
-                 .ok();
-      } else {
-        ok = m.ParseFromArray(frame.data(), static_cast<int>(frame.size()));
-      }
-      if (ok) {
-        handle(m);
-      } else {
-        stats_.errors.fetch_add(1);
-      }
+      stats_.errors.fetch_add(1);
     }
-    buffer_.consume(buffer_.size());
-    do_read();
   }
+
+ private:
+  bool echo() const { return opt_.target == "echo"; }
 
   void greeted() {
     greeted_ = true;
@@ -295,27 +252,16 @@ class Player : public std::enable_shared_from_this<Player> {
   }
 
   void schedule_move() {
-    if (opt_.think_ms <= 0) return make_move();
-    // Uniform in [think/2, 3*think/2): players that started together drift apart.
-    const auto ms =
-        opt_.think_ms / 2 + static_cast<int>(rng_() % static_cast<unsigned>(opt_.think_ms));
-    think_.expires_after(std::chrono::milliseconds(ms));
-    think_.async_wait([self = shared_from_this()](beast::error_code ec) {
-      if (!ec) self->make_move();
-    });
+    after_think(opt_.think_ms, [this] { make_move(); });
   }
 
   void make_move() {
     if (stats_.stopping) return;
-    auto legal = game_.legal_moves();
-    if (legal.empty()) return;
-    const inarow::Cell cell = legal[rng_() % legal.size()];
-    v1::ClientMessage m;
-    m.mutable_move()->set_match_id(echo() ? "m" + std::to_string(match_) : match_id_);
-    m.mutable_move()->set_move(inarow::format_move(variant_, cell));
+    auto m = random_move(game_, echo() ? "m" + std::to_string(match_) : match_id_);
+    if (!m) return;
     move_sent_ = Clock::now();
     echoes_ = 0;
-    move_request_ = send(m);
+    move_request_ = send(*m);
   }
 
   // ------------------------------------------------------------ echo
@@ -329,11 +275,7 @@ class Player : public std::enable_shared_from_this<Player> {
       moved(true);
     }
     v1::ClientMessage m;
-    const bool ok = opt_.json ? google::protobuf::util::JsonStringToMessage(
-                                    google::protobuf::StringPiece(frame.data(), frame.size()), &m)
-                                    .ok()
-                              : m.ParseFromArray(frame.data(), static_cast<int>(frame.size()));
-    if (!ok || !game_.play(m.move().move())) {
+    if (!parse(frame, m) || !game_.play(m.move().move())) {
       stats_.errors.fetch_add(1);
       return;
     }
@@ -344,37 +286,6 @@ class Player : public std::enable_shared_from_this<Player> {
     if (game_.to_move() == mine_) schedule_move();
   }
 
-  // ------------------------------------------------------------ frames
-  std::uint64_t send(v1::ClientMessage& m) {
-    m.set_request_id(++request_id_);
-    std::string frame;
-    if (opt_.json) {
-      (void)google::protobuf::util::MessageToJsonString(m, &frame);
-    } else {
-      frame = m.SerializeAsString();
-    }
-    send_raw(std::move(frame));
-    return m.request_id();
-  }
-
-  void send_raw(std::string frame) {
-    queue_.push_back(std::move(frame));
-    if (queue_.size() == 1) do_write();
-  }
-
-  void do_write() {
-    ws_.async_write(asio::buffer(queue_.front()),
-                    beast::bind_front_handler(&Player::on_write, shared_from_this()));
-  }
-
-  void on_write(beast::error_code ec, std::size_t) {
-    if (ec) return failed("write", ec);
-    queue_.pop_front();
-    if (!queue_.empty()) do_write();
-  }
-
-  websocket::stream<beast::tcp_stream> ws_;
-  beast::flat_buffer buffer_;
   const Options& opt_;
   Stats& stats_;
   int match_;
@@ -387,10 +298,6 @@ class Player : public std::enable_shared_from_this<Player> {
   inarow::Game game_;
   inarow::Side mine_;
   std::string match_id_;
-  std::mt19937_64 rng_;
-  asio::steady_timer think_;
-  std::deque<std::string> queue_;
-  std::uint64_t request_id_ = 0;
   std::uint64_t move_request_ = 0;
   std::uint64_t create_request_ = 0;
   int echoes_ = 0;

@@ -30,9 +30,10 @@
 #include <thread>
 #include <vector>
 
+#include "common/process_stats.h"
+#include "common/ws_player.h"
 #include "inarow/engine/game.h"
 #include "inarow/engine/notation.h"
-#include "common/process_stats.h"
 #include "inarow/v1/inarow.pb.h"
 
 namespace {
@@ -74,74 +75,49 @@ struct Stats {
 
 using inarow::bench::percentile;
 
-long rss_kib(int pid) { return inarow::bench::sample_process(pid).rss_kib; }
+long rss_kib(int pid) {
+  return inarow::bench::sample_process(pid).rss_kib;
+}
 
-class Player : public std::enable_shared_from_this<Player> {
+class Player : public inarow::bench::WsPlayer<Player> {
  public:
   Player(asio::io_context& ioc, const Options& opt, Stats& stats, bool bot_games,
          std::uint64_t seed)
-      : ws_(asio::make_strand(ioc)),
+      : WsPlayer(ioc, seed, /*json=*/false),
         opt_(opt),
         stats_(stats),
         bot_games_(bot_games),
         variant_(*inarow::Variant::parse(opt.variant)),
-        game_(variant_),
-        rng_(seed),
-        think_(ws_.get_executor()) {}
+        game_(variant_) {}
 
-  void start(const tcp::endpoint& endpoint) {
-    beast::get_lowest_layer(ws_).async_connect(
-        endpoint, beast::bind_front_handler(&Player::on_connect, shared_from_this()));
-  }
+  void start(const tcp::endpoint& endpoint) { connect(endpoint, opt_.host, std::nullopt); }
 
   // Called once everyone is connected: begin the first match.
   void play() {
     asio::post(ws_.get_executor(), [self = shared_from_this()] { self->new_match(); });
   }
 
-  void stop() {
-    asio::post(ws_.get_executor(), [self = shared_from_this()] {
-      beast::error_code ec;
-      beast::get_lowest_layer(self->ws_).socket().close(ec);
-    });
-  }
+  void stop() { close(); }
 
- private:
-  void on_connect(beast::error_code ec) {
-    if (ec) return failed("connect", ec);
-    beast::get_lowest_layer(ws_).socket().set_option(tcp::no_delay(true));
-    ws_.binary(true);
-    ws_.async_handshake(opt_.host, "/ws",
-                        beast::bind_front_handler(&Player::on_handshake, shared_from_this()));
-  }
-
-  void on_handshake(beast::error_code ec) {
-    if (ec) return failed("handshake", ec);
+  // ------------------------------------------------------------ WsPlayer
+  void on_open() {
     v1::ClientMessage m;
     m.mutable_hello()->set_protocol_version(1);
     m.mutable_hello()->set_name("load");
     send(m);
-    do_read();
   }
 
-  void failed(const char* what, beast::error_code ec) {
+  void on_failure(const char* what, beast::error_code ec) {
     if (stats_.stopping) return;
     if (stats_.failed.fetch_add(1) < 5) std::cerr << what << ": " << ec.message() << "\n";
   }
 
-  void do_read() {
-    ws_.async_read(buffer_, beast::bind_front_handler(&Player::on_read, shared_from_this()));
-  }
-
-  void on_read(beast::error_code ec, std::size_t) {
-    if (ec) return failed("read", ec);
+  void on_frame(std::string_view frame) {
     v1::ServerMessage m;
-    const bool ok = m.ParseFromArray(buffer_.cdata().data(), static_cast<int>(buffer_.size()));
-    buffer_.consume(buffer_.size());
-    if (ok) handle(m);
-    do_read();
+    if (parse(frame, m)) handle(m);
   }
 
+ private:
   void handle(const v1::ServerMessage& m) {
     if (m.has_welcome()) {
       player_id_ = m.welcome().player_id();
@@ -167,6 +143,8 @@ class Player : public std::enable_shared_from_this<Player> {
       game_ = inarow::Game(variant_);
       const auto& st = e.started().state();
       mine_ = st.first().id() == player_id_ ? inarow::Side::first : inarow::Side::second;
+    } else if (e.match_id() != match_id_) {
+      return;  // the end of an earlier match, overtaken by the next one
     } else if (e.has_move_made()) {
       (void)game_.play(e.move_made().move());
     } else if (e.has_ended()) {
@@ -177,29 +155,17 @@ class Player : public std::enable_shared_from_this<Player> {
     } else {
       return;
     }
-    if (!game_.over() && game_.to_move() == mine_) schedule_move();
-  }
-
-  void schedule_move() {
-    if (opt_.think_ms <= 0) return make_move();
-    // Uniform in [think/2, 3*think/2): players that started together drift apart.
-    const auto think =
-        opt_.think_ms / 2 + static_cast<int>(rng_() % static_cast<unsigned>(opt_.think_ms));
-    think_.expires_after(std::chrono::milliseconds(think));
-    think_.async_wait([self = shared_from_this()](beast::error_code ec) {
-      if (!ec) self->make_move();
-    });
+    if (!game_.over() && game_.to_move() == mine_) {
+      after_think(opt_.think_ms, [this] { make_move(); });
+    }
   }
 
   void make_move() {
-    auto legal = game_.legal_moves();
-    if (legal.empty() || match_id_.empty()) return;
-    const inarow::Cell cell = legal[rng_() % legal.size()];
-    v1::ClientMessage m;
-    m.mutable_move()->set_match_id(match_id_);
-    m.mutable_move()->set_move(inarow::format_move(variant_, cell));
+    if (match_id_.empty()) return;
+    auto m = random_move(game_, match_id_);
+    if (!m) return;
     move_sent_ = Clock::now();
-    move_request_ = send(m);
+    move_request_ = send(*m);
   }
 
   void new_match() {
@@ -216,27 +182,7 @@ class Player : public std::enable_shared_from_this<Player> {
     send(m);
   }
 
-  std::uint64_t send(v1::ClientMessage& m) {
-    m.set_request_id(++request_id_);
-    queue_.push_back(std::make_shared<const std::string>(m.SerializeAsString()));
-    if (queue_.size() == 1) do_write();
-    return m.request_id();
-  }
-
-  void do_write() {
-    ws_.async_write(asio::buffer(*queue_.front()),
-                    beast::bind_front_handler(&Player::on_write, shared_from_this()));
-  }
-
-  void on_write(beast::error_code ec, std::size_t) {
-    if (ec) return failed("write", ec);
-    queue_.pop_front();
-    if (!queue_.empty()) do_write();
-  }
-
   std::string player_id_;
-  websocket::stream<beast::tcp_stream> ws_;
-  beast::flat_buffer buffer_;
   const Options& opt_;
   Stats& stats_;
   bool bot_games_;
@@ -244,10 +190,6 @@ class Player : public std::enable_shared_from_this<Player> {
   inarow::Game game_;
   inarow::Side mine_ = inarow::Side::first;
   std::string match_id_;
-  std::mt19937_64 rng_;
-  asio::steady_timer think_;
-  std::deque<std::shared_ptr<const std::string>> queue_;
-  std::uint64_t request_id_ = 0;
   std::uint64_t move_request_ = 0;
   Clock::time_point move_sent_;
 };
