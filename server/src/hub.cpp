@@ -273,7 +273,9 @@ struct Hub::Impl : std::enable_shared_from_this<Hub::Impl> {
   std::map<std::string, std::pair<Millis, Millis>> seek_clocks;  // pool -> time control
   asio::steady_timer tick;
   bool ticking = false;
-  bool shutting_down = false;
+  // Set once by shutdown(); read on the hub strand and, for the routes
+  // below, from the reading threads.
+  std::atomic<bool> shutting_down{false};
 
   // The fast path for a player's commands in a match it is seated in: once
   // the hub has routed one (it knows the connection's player and the seat),
@@ -287,7 +289,6 @@ struct Hub::Impl : std::enable_shared_from_this<Hub::Impl> {
   };
   std::shared_mutex routes_mutex;
   std::unordered_map<Peer*, std::vector<Route>> routes;
-  std::atomic<bool> stopping{false};  // shutting_down, for readers off the strand
 
   // The match and seat for this connection's command, if routed before.
   std::optional<std::pair<std::shared_ptr<MatchActor>, Side>> route(Peer* peer,
@@ -857,7 +858,7 @@ void Hub::Impl::remember_route(Peer* peer, const std::string& match_id,
 void Hub::receive(std::shared_ptr<Peer> peer, v1::ClientMessage message) {
   impl_->metrics.messages_in.fetch_add(1, std::memory_order_relaxed);
   if (const std::string* match_id = seated_match_id(message);
-      match_id && !impl_->stopping.load(std::memory_order_acquire)) {
+      match_id && !impl_->shutting_down.load(std::memory_order_acquire)) {
     if (auto routed = impl_->route(peer.get(), *match_id)) {
       routed->first->command(std::move(peer), routed->second, std::move(message));
       return;
@@ -907,8 +908,7 @@ void Hub::disconnected(const std::shared_ptr<Peer>& peer) {
 
 void Hub::shutdown() {
   asio::post(impl_->strand, [impl = impl_] {
-    impl->shutting_down = true;
-    impl->stopping.store(true, std::memory_order_release);
+    impl->shutting_down.store(true, std::memory_order_release);
     impl->tick.cancel();
     for (auto& [id, match] : impl->matches)
       match->shutdown();
