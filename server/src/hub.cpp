@@ -2,6 +2,7 @@
 // the bot worker pool.
 #include "inarow/server/hub.h"
 
+#include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/util/json_util.h>
 #include <spdlog/spdlog.h>
 
@@ -14,6 +15,7 @@
 #include <boost/asio/thread_pool.hpp>
 #include <boost/uuid/detail/sha1.hpp>
 #include <chrono>
+#include <cstring>
 #include <map>
 #include <random>
 #include <set>
@@ -33,18 +35,33 @@ using ErrorCode = boost::system::error_code;
 
 // ------------------------------------------------------------ messages
 
-std::shared_ptr<const std::string> Outgoing::payload(bool text) const {
+std::shared_ptr<const Outgoing> Outgoing::event(std::string_view encoded_event) {
+  using google::protobuf::io::CodedOutputStream;
+  // Field `event`, wire type 2 (length-delimited), then the length: exactly
+  // what ServerMessage::SerializeAsString writes before the event's bytes.
+  constexpr auto kTag = static_cast<std::uint32_t>(v1::ServerMessage::kEventFieldNumber) << 3 | 2;
+  const auto size = static_cast<std::uint32_t>(encoded_event.size());
+  std::string frame(static_cast<std::size_t>(CodedOutputStream::VarintSize32(kTag) +
+                                             CodedOutputStream::VarintSize32(size)) +
+                        encoded_event.size(),
+                    '\0');
+  auto* at = reinterpret_cast<std::uint8_t*>(frame.data());
+  at = CodedOutputStream::WriteVarint32ToArray(kTag, at);
+  at = CodedOutputStream::WriteVarint32ToArray(size, at);
+  std::memcpy(at, encoded_event.data(), encoded_event.size());
+  return std::make_shared<const Outgoing>(Encoded{}, std::move(frame));
+}
+
+const std::string& Outgoing::payload(bool text) const {
   if (text) {
     std::call_once(text_once_, [this] {
-      std::string json;
-      (void)google::protobuf::util::MessageToJsonString(message_, &json);
-      text_ = std::make_shared<const std::string>(std::move(json));
+      v1::ServerMessage decoded;
+      if (encoded_) (void)decoded.ParseFromString(binary_);
+      (void)google::protobuf::util::MessageToJsonString(encoded_ ? decoded : message_, &text_);
     });
     return text_;
   }
-  std::call_once(binary_once_, [this] {
-    binary_ = std::make_shared<const std::string>(message_.SerializeAsString());
-  });
+  if (!encoded_) std::call_once(binary_once_, [this] { binary_ = message_.SerializeAsString(); });
   return binary_;
 }
 
@@ -76,9 +93,7 @@ std::shared_ptr<const Outgoing> make_ack(std::uint64_t request_id, const std::st
 }
 
 std::shared_ptr<const Outgoing> make_event(const v1::MatchEvent& e) {
-  v1::ServerMessage m;
-  *m.mutable_event() = e;
-  return make_outgoing(std::move(m));
+  return Outgoing::event(e.SerializeAsString());
 }
 
 // A game's moves as its event log tells them: a takeback drops what it undid.
@@ -585,24 +600,31 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
     if (!events.empty() && events.back().has_ended()) {
       rate_result(events.back(), ops);
     }
-    // One log row per event; the end files the game's record as well.
+    // One log row per event; the end files the game's record as well. Each
+    // event is encoded once, for its log row and for its frame.
+    std::vector<std::shared_ptr<const Outgoing>> outs;
+    outs.reserve(events.size());
     for (const auto& e : events) {
       if (e.has_move_made()) hub_->metrics.moves.fetch_add(1, std::memory_order_relaxed);
-      ops.push_back(store_op::AppendEvent{id(), e.seq(), e.SerializeAsString()});
+      std::string encoded = e.SerializeAsString();
+      outs.push_back(Outgoing::event(encoded));
+      ops.push_back(store_op::AppendEvent{id(), e.seq(), std::move(encoded)});
       if (e.has_ended()) {
         ops.push_back(store_op::FinishMatch{id(), e.ended().result(), e.ended().reason(), unix_ms(),
                                             moves_of(core_.log())});
       }
     }
+    const std::uint64_t last_seq = events.empty() ? 0 : events.back().seq();
     ply = core_.game().ply();
     after_change();
-    hub_->writer.submit(std::move(ops), [self = shared_from_this(), events = std::move(events),
-                                         reply = std::move(reply)](bool ok) mutable {
-      asio::post(self->strand_, [self, events = std::move(events), reply = std::move(reply), ok] {
-        if (!ok) return self->pause(reply);
-        if (self->paused_) return;  // after a failed commit nothing more is told
-        self->publish(events, reply);
-      });
+    hub_->writer.submit(std::move(ops), [self = shared_from_this(), outs = std::move(outs),
+                                         last_seq, reply = std::move(reply)](bool ok) mutable {
+      asio::post(self->strand_,
+                 [self, outs = std::move(outs), last_seq, reply = std::move(reply), ok]() mutable {
+                   if (!ok) return self->pause(reply);
+                   if (self->paused_) return;  // after a failed commit nothing more is told
+                   self->publish(std::move(outs), last_seq, reply);
+                 });
     });
   }
 
@@ -658,11 +680,8 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
 
   // Every subscriber gets the events; the one who asked gets its ack with
   // them, in the same hand-over to its connection.
-  void publish(const MatchCore::Events& events, const std::optional<Reply>& reply = std::nullopt) {
-    std::vector<std::shared_ptr<const Outgoing>> outs;
-    outs.reserve(events.size());
-    for (const auto& e : events)
-      outs.push_back(make_event(e));
+  void publish(std::vector<std::shared_ptr<const Outgoing>> outs, std::uint64_t last_seq,
+               const std::optional<Reply>& reply) {
     auto ack = reply ? make_ack(reply->request_id, id()) : nullptr;
     std::erase_if(subs_, [&](const Subscriber& s) {
       auto peer = s.peer.lock();
@@ -675,7 +694,7 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
       if (!batch.empty()) hub_->send_all(peer, std::move(batch));
       return false;
     });
-    if (!events.empty()) published_seq_ = events.back().seq();
+    if (!outs.empty()) published_seq_ = last_seq;
     if (ack) hub_->send(reply->peer, std::move(ack));  // the asker does not follow the match
     flush_attaches();
     if (core_.over() && !over.exchange(true)) {

@@ -250,14 +250,14 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
       if (!writing_) do_close();
       return;
     }
-    queue_.emplace_back(message->payload(text_), text_);
+    queue_.emplace_back(message, text_);
     if (!writing_) do_write();
   }
 
   void do_write() {
     writing_ = true;
     ws_.text(queue_.front().second);
-    ws_.async_write(asio::buffer(*queue_.front().first),
+    ws_.async_write(asio::buffer(queue_.front().first->payload(queue_.front().second)),
                     beast::bind_front_handler(&WsSession::on_write, shared_from_this()));
   }
 
@@ -297,7 +297,7 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
   TokenBucket bucket_;
   int strikes_ = 0;
   bool text_ = false;  // the form of the last frame received; answers follow it
-  std::deque<std::pair<std::shared_ptr<const std::string>, bool>> queue_;
+  std::deque<std::pair<std::shared_ptr<const Outgoing>, bool>> queue_;  // and in which form
   bool writing_ = false;
   bool close_requested_ = false;
   bool close_started_ = false;

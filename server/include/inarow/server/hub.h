@@ -12,6 +12,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "inarow/server/config.h"
@@ -28,17 +29,29 @@ class thread_pool;
 namespace inarow::server {
 
 // One server message, encoded at most once per form (protobuf binary, JSON
-// text) and shared by every receiver.
+// text) and shared by every receiver. A match event arrives already encoded
+// (the bytes its log row keeps): its binary frame is those bytes behind the
+// ServerMessage field header, and it is decoded only if a text client asks.
 class Outgoing {
  public:
   explicit Outgoing(inarow::v1::ServerMessage message) : message_(std::move(message)) {}
-  const inarow::v1::ServerMessage& message() const { return message_; }
-  std::shared_ptr<const std::string> payload(bool text) const;
+  // ServerMessage{event}, from the event's protobuf encoding.
+  static std::shared_ptr<const Outgoing> event(std::string_view encoded_event);
+
+  // The frame in the given form; it lives as long as this Outgoing.
+  const std::string& payload(bool text) const;
 
  private:
-  inarow::v1::ServerMessage message_;
+  struct Encoded {};  // a key: only event() builds from bytes
+
+ public:
+  Outgoing(Encoded, std::string binary) : binary_(std::move(binary)), encoded_(true) {}
+
+ private:
+  inarow::v1::ServerMessage message_;  // empty when built from bytes
   mutable std::once_flag binary_once_, text_once_;
-  mutable std::shared_ptr<const std::string> binary_, text_;
+  mutable std::string binary_, text_;
+  bool encoded_ = false;  // binary_ was given, not encoded from message_
 };
 
 std::shared_ptr<const Outgoing> make_outgoing(inarow::v1::ServerMessage message);
