@@ -604,6 +604,7 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
     // event is encoded once, for its log row and for its frame.
     std::vector<std::shared_ptr<const Outgoing>> outs;
     outs.reserve(events.size());
+    ops.reserve(ops.size() + events.size() + 1);
     for (const auto& e : events) {
       if (e.has_move_made()) hub_->metrics.moves.fetch_add(1, std::memory_order_relaxed);
       std::string encoded = e.SerializeAsString();
@@ -689,8 +690,11 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
         if (!s.side) --spectators;
         return true;
       }
-      auto batch = outs;
-      if (ack && peer == reply->peer) batch.push_back(std::exchange(ack, nullptr));
+      const bool asker = ack && peer == reply->peer;
+      std::vector<std::shared_ptr<const Outgoing>> batch;
+      batch.reserve(outs.size() + (asker ? 1 : 0));
+      batch.assign(outs.begin(), outs.end());
+      if (asker) batch.push_back(std::exchange(ack, nullptr));
       if (!batch.empty()) hub_->send_all(peer, std::move(batch));
       return false;
     });
