@@ -533,7 +533,9 @@ void StoreWriter::stop() {
 }
 
 void StoreWriter::run() {
-  std::vector<StoreOp> ops;  // reused: its capacity follows the largest batch
+  // Both reused: their capacity follows the largest batch.
+  std::vector<StoreOp> ops;
+  std::vector<Job> batch;
   std::unique_lock lock(mutex_);
   for (;;) {
     wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
@@ -542,7 +544,6 @@ void StoreWriter::run() {
       continue;
     }
     // Everything that queued up while the last commit ran goes in one transaction.
-    std::deque<Job> batch;
     batch.swap(queue_);
     busy_ = true;
     lock.unlock();
@@ -560,6 +561,7 @@ void StoreWriter::run() {
     for (Job& job : batch) {
       if (job.done) job.done(ok);
     }
+    batch.clear();
 
     lock.lock();
     busy_ = false;

@@ -14,7 +14,6 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -146,7 +145,7 @@ class StoreWriter {
   std::mutex mutex_;
   std::condition_variable wake_;
   std::condition_variable idle_;
-  std::deque<Job> queue_;
+  std::vector<Job> queue_;  // swapped with the writer's batch: both keep their capacity
   bool busy_ = false;
   bool stopping_ = false;
   std::thread thread_;
