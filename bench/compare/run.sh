@@ -4,8 +4,12 @@
 #
 #   bench/compare/run.sh [--matches 100,1000,10000] [--seconds 10]
 #                        [--servers peer,echo,inarow,json] [--no-extras]
-#                        [--build-dir DIR] [--no-build]
+#                        [--repeat N] [--build-dir DIR] [--no-build]
 #
+# --repeat N runs the servers N times over at each scale, taking turns, and
+# the table shows each one's median run and the median of the ratios between
+# runs of the same turn: on a shared machine the host's other tenants move
+# one run against the next by more than most changes do.
 # Every run is bounded in time (timeout) and every server it starts is stopped.
 set -euo pipefail
 
@@ -17,6 +21,7 @@ seconds=10
 servers="peer,echo,inarow,json"
 extras=1
 do_build=1
+repeat=1
 threads=2  # server I/O threads (the echo limit gets the same)
 
 while [[ $# -gt 0 ]]; do
@@ -27,10 +32,13 @@ while [[ $# -gt 0 ]]; do
     --no-extras) extras=0; shift ;;
     --build-dir) build="$2"; shift 2 ;;
     --no-build) do_build=0; shift ;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    --repeat) repeat="$2"; shift 2 ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
+
+if ! [[ $repeat =~ ^[1-9][0-9]*$ ]]; then echo "--repeat takes a count of 1 or more, not '$repeat'" >&2; exit 2; fi
 
 # 10,000 matches are 20,000 sockets in the server and as many in the driver.
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
@@ -136,7 +144,7 @@ run_one() {
     line="RESULT target=$kind matches=$m failed_run=1"
     note="${note:+$note,}no-result:$(tail -1 "$out" 2>/dev/null | tr ' ' '_' | cut -c1-60)"
   fi
-  echo "$line label=$label want=$want note=${note:--} load=$(cut -d' ' -f1 /proc/loadavg) steal=$(steal_percent "$cpu_before" "$(head -1 /proc/stat)")" >>"$results"
+  echo "$line label=$label want=$want rep=${rep:-1} note=${note:--} load=$(cut -d' ' -f1 /proc/loadavg) steal=$(steal_percent "$cpu_before" "$(head -1 /proc/stat)")" >>"$results"
   echo "  $label $want: $(echo "$line" | grep -o 'moves_per_s=[0-9]*') $(echo "$line" | grep -o ' p99_ms=[0-9.]*')" >&2
 }
 
@@ -144,15 +152,18 @@ IFS=',' read -r -a scales <<<"$matches_list"
 IFS=',' read -r -a kinds <<<"$servers"
 echo "bench/compare: ${seconds}s per run, load average before: $(cut -d' ' -f1-3 /proc/loadavg), fd limit $fd_limit" >&2
 for m in "${scales[@]}"; do
-  for k in "${kinds[@]}"; do
-    case "$k" in
-      peer) run_one peer peer "$m" ;;
-      echo) run_one echo echo "$m" ;;
-      inarow) run_one inarow inarow "$m" ;;
-      json) run_one json inarow "$m" --json ;;
-    esac
+  for rep in $(seq "$repeat"); do
+    for k in "${kinds[@]}"; do
+      case "$k" in
+        peer) run_one peer peer "$m" ;;
+        echo) run_one echo echo "$m" ;;
+        inarow) run_one inarow inarow "$m" ;;
+        json) run_one json inarow "$m" --json ;;
+      esac
+    done
   done
 done
+rep=1
 
 if [[ $extras == 1 ]]; then
   # The middle scale (1,000 matches by default) for bots and durability.

@@ -26,8 +26,42 @@ def num(r, k, default=0.0):
         return default
 
 
-rows = [parse(l) for l in open(sys.argv[1]) if l.startswith("RESULT")]
-by = {(r["label"], r["want"]): r for r in rows}
+runs = [parse(l) for l in open(sys.argv[1]) if l.startswith("RESULT")]
+# With --repeat, a server has several runs at a scale: its row is the median
+# run by moves/s, and its notes say over how many runs and their spread.
+groups = {}
+for r in runs:
+    groups.setdefault((r["label"], r["want"]), []).append(r)
+
+
+def median_run(rs):
+    return sorted(rs, key=lambda r: num(r, "moves_per_s"))[(len(rs) - 1) // 2]
+
+
+def median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+
+
+rows = [median_run(rs) for rs in groups.values()]
+by = {key: median_run(rs) for key, rs in groups.items()}
+
+
+def paired_ratios(label, other, m):
+    """moves/s of `label` over `other` for each turn both ran at scale m."""
+    mine = {r.get("rep", "1"): r for r in groups.get((label, m), [])}
+    theirs = {r.get("rep", "1"): r for r in groups.get((other, m), [])}
+    return [num(mine[k], "moves_per_s") / num(theirs[k], "moves_per_s")
+            for k in sorted(mine) if k in theirs and num(theirs[k], "moves_per_s") > 0]
+
+
+def ratio_text(ratios, digits, unit=""):
+    text = f"{median(ratios):.{digits}f}{unit}"
+    if len(ratios) > 1:
+        text += (f" (median of {len(ratios)} turns, "
+                 f"{min(ratios):.{digits}f}{unit} to {max(ratios):.{digits}f}{unit})")
+    return text
 
 head = (f"{'server':<38} {'matches':>7} {'conns':>11} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} "
         f"{'p99.9 ms':>9} {'CPU s/1k':>9} {'VmHWM MiB':>9} {'KiB/conn':>8} {'load':>5} {'steal%':>6}  notes")
@@ -36,6 +70,10 @@ print("-" * len(head))
 for r in rows:
     ok = f"{r.get('connected', '0')}/{r.get('connections', '?')}"
     notes = [] if r.get("note", "-") == "-" else [r["note"]]
+    group = groups[(r["label"], r["want"])]
+    if len(group) > 1:
+        speeds = [num(g, "moves_per_s") for g in group]
+        notes.append(f"median of {len(group)} runs, {min(speeds):.0f}-{max(speeds):.0f} moves/s")
     if num(r, "dropped"):
         notes.append(f"dropped={r['dropped']}")
     if num(r, "errors"):
@@ -58,8 +96,9 @@ for m in scales:
         parts = []
         for other, name in (("peer", "peer"), ("echo", "limit")):
             o = by.get((other, m))
-            if o and num(o, "moves_per_s") > 0:
-                parts.append(f"{NAMES[label]}/{name} at {m}: {num(me, 'moves_per_s') / num(o, 'moves_per_s'):.2f}x moves/s, "
+            ratios = paired_ratios(label, other, m)
+            if o and ratios:
+                parts.append(f"{NAMES[label]}/{name} at {m}: {ratio_text(ratios, 2, 'x')} moves/s, "
                              f"p99 {num(me, 'p99_ms'):.2f} vs {num(o, 'p99_ms'):.2f} ms")
             elif o:
                 parts.append(f"{NAMES[label]}/{name} at {m}: {name} made no moves")
@@ -76,14 +115,16 @@ def verdict(ok):
 
 for m in scales:
     me, peer, echo = by.get(("inarow", m)), by.get(("peer", m)), by.get(("echo", m))
-    if me and peer and num(peer, "moves_per_s") > 0:
-        ratio = num(me, "moves_per_s") / num(peer, "moves_per_s")
-        print(f"  >=20x peer moves/s at a lower p99 ({m} matches): {ratio:.1f}x, p99 "
+    ratios = paired_ratios("inarow", "peer", m)
+    if me and peer and ratios:
+        ratio = median(ratios)
+        print(f"  >=20x peer moves/s at a lower p99 ({m} matches): {ratio_text(ratios, 1, 'x')}, p99 "
               f"{num(me, 'p99_ms'):.2f} vs {num(peer, 'p99_ms'):.2f} ms: "
               f"{verdict(ratio >= 20 and num(me, 'p99_ms') < num(peer, 'p99_ms'))}")
-    if me and echo and num(echo, "moves_per_s") > 0:
-        ratio = num(me, "moves_per_s") / num(echo, "moves_per_s")
-        print(f"  within 2x of the echo limit ({m} matches): {ratio:.2f} of the limit: {verdict(ratio >= 0.5)}")
+    ratios = paired_ratios("inarow", "echo", m)
+    if me and echo and ratios:
+        print(f"  within 2x of the echo limit ({m} matches): {ratio_text(ratios, 2)} of the limit: "
+              f"{verdict(median(ratios) >= 0.5)}")
 big = [r for r in rows if r["label"] == "inarow"]
 if big:
     r = max(big, key=lambda r: num(r, "connected"))
