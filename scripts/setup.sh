@@ -8,6 +8,7 @@ packages=(
   libboost1.81-dev                       # Asio + Beast: the WebSocket/HTTP server and client
   protobuf-compiler libprotobuf-dev      # the wire protocol and its JSON mapping
   libsqlite3-dev                         # the default durable store
+  libmimalloc-dev                        # the server's allocator
   libcli11-dev                           # command-line flags
   libspdlog-dev libfmt-dev               # structured logs
   libreadline-dev                        # line editing in the console client

@@ -8,6 +8,10 @@
 
 #include "inarow/server/server.h"
 
+#if INAROW_MIMALLOC
+#include <mimalloc.h>
+#endif
+
 int main(int argc, char** argv) {
   inarow::server::ServerConfig config;
   std::int64_t idle_ms = config.idle_timeout.count();
@@ -58,6 +62,10 @@ int main(int argc, char** argv) {
   config.store_full_sync = !no_sync;
   spdlog::set_level(spdlog::level::from_str(log_level));
   spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %l [%t] %v");
+#if INAROW_MIMALLOC
+  // Linked in place of glibc's malloc (server/CMakeLists.txt says why).
+  spdlog::debug("allocator=mimalloc version={}", mi_version());
+#endif
 
   // SIGINT and SIGTERM are taken by sigwait below, in no other thread.
   sigset_t signals;
