@@ -63,7 +63,7 @@ int main(int argc, char** argv) {
   spdlog::set_level(spdlog::level::from_str(log_level));
   spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %l [%t] %v");
 #if INAROW_MIMALLOC
-  // Linked in place of glibc's malloc (server/CMakeLists.txt says why).
+  // Linked in place of glibc's malloc (the top CMakeLists.txt says why).
   spdlog::debug("allocator=mimalloc version={}", mi_version());
 #endif
 
