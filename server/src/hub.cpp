@@ -621,10 +621,10 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
     hub_->writer.submit(std::move(ops), [self = shared_from_this(), outs = std::move(outs),
                                          last_seq, reply = std::move(reply)](bool ok) mutable {
       asio::post(self->strand_,
-                 [self, outs = std::move(outs), last_seq, reply = std::move(reply), ok]() mutable {
+                 [self, outs = std::move(outs), last_seq, reply = std::move(reply), ok] {
                    if (!ok) return self->pause(reply);
                    if (self->paused_) return;  // after a failed commit nothing more is told
-                   self->publish(std::move(outs), last_seq, reply);
+                   self->publish(outs, last_seq, reply);
                  });
     });
   }
@@ -681,7 +681,8 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
 
   // Every subscriber gets the events; the one who asked gets its ack with
   // them, in the same hand-over to its connection.
-  void publish(std::vector<std::shared_ptr<const Outgoing>> outs, std::uint64_t last_seq,
+  // `last_seq` is the seq of the last of `outs`.
+  void publish(const std::vector<std::shared_ptr<const Outgoing>>& outs, std::uint64_t last_seq,
                const std::optional<Reply>& reply) {
     auto ack = reply ? make_ack(reply->request_id, id()) : nullptr;
     std::erase_if(subs_, [&](const Subscriber& s) {
