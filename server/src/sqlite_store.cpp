@@ -2,10 +2,12 @@
 // writer thread commits, HTTP readers look up finished games).
 #include <sqlite3.h>
 
+#include <charconv>
 #include <chrono>
 #include <condition_variable>
 #include <limits>
 #include <mutex>
+#include <string_view>
 #include <thread>
 #include <unordered_map>
 
@@ -14,10 +16,40 @@
 namespace inarow::server {
 namespace {
 
-// Schema 2. Every table is written at its right edge: the log by rowid, the
-// matches and the moves by match ids that begin with their creation time.
-// A group commit therefore dirties a few pages, not one per live match.
-constexpr int kSchemaVersion = 2;
+// Schema 3. Every write lands at a table's right edge or on a page a
+// commit dirties anyway: the log is appended by rowid; a match row (its id
+// begins with its creation time) is written when it is created and once more
+// when it ends, and that second write carries the game's record (its moves,
+// one line each) instead of a row per move in another table, which scattered
+// over as many pages as there were live matches. The live-match index holds
+// live matches only. A group commit therefore writes a few pages, not
+// several per finished game. (Schema 2 kept the record in `moves`; finished
+// matches from then are still read from there.)
+constexpr int kSchemaVersion = 3;
+
+// The matches table under its name in `name` (a migration builds it aside).
+std::string matches_table(const char* name) {
+  return std::string("CREATE TABLE IF NOT EXISTS ") + name + R"sql( (
+  id TEXT PRIMARY KEY,
+  variant TEXT NOT NULL,
+  kind INTEGER NOT NULL,
+  rated INTEGER NOT NULL,
+  initial_ms INTEGER NOT NULL,
+  increment_ms INTEGER NOT NULL,
+  first_id TEXT NOT NULL,
+  second_id TEXT NOT NULL,
+  first_level TEXT NOT NULL,
+  second_level TEXT NOT NULL,
+  result INTEGER NOT NULL DEFAULT 0,
+  reason INTEGER NOT NULL DEFAULT 0,
+  created_ms INTEGER NOT NULL,
+  ended_ms INTEGER NOT NULL DEFAULT 0,
+  log_from INTEGER NOT NULL DEFAULT 0,
+  record TEXT
+) WITHOUT ROWID;
+)sql";
+}
+
 constexpr const char* kSchema = R"sql(
 CREATE TABLE IF NOT EXISTS players (
   id TEXT PRIMARY KEY,
@@ -33,24 +65,7 @@ CREATE TABLE IF NOT EXISTS ratings (
   volatility REAL NOT NULL,
   PRIMARY KEY (player_id, variant)
 ) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS matches (
-  id TEXT PRIMARY KEY,
-  variant TEXT NOT NULL,
-  kind INTEGER NOT NULL,
-  rated INTEGER NOT NULL,
-  initial_ms INTEGER NOT NULL,
-  increment_ms INTEGER NOT NULL,
-  first_id TEXT NOT NULL,
-  second_id TEXT NOT NULL,
-  first_level TEXT NOT NULL,
-  second_level TEXT NOT NULL,
-  result INTEGER NOT NULL DEFAULT 0,
-  reason INTEGER NOT NULL DEFAULT 0,
-  created_ms INTEGER NOT NULL,
-  ended_ms INTEGER NOT NULL DEFAULT 0,
-  log_from INTEGER NOT NULL DEFAULT 0
-);
-CREATE INDEX IF NOT EXISTS matches_live ON matches (result, log_from);
+CREATE INDEX IF NOT EXISTS matches_live ON matches (log_from) WHERE result = 0;
 CREATE TABLE IF NOT EXISTS log (
   id INTEGER PRIMARY KEY,
   match_id TEXT NOT NULL,
@@ -66,6 +81,22 @@ CREATE TABLE IF NOT EXISTS moves (
   PRIMARY KEY (match_id, ply)
 ) WITHOUT ROWID;
 )sql";
+
+// Schema 2 → 3: the matches move to the table above (the record column, no
+// rowid), the live index becomes partial, and whatever `moves` still holds of
+// live matches (schema 1 wrote moves as they were made) gives way to the
+// record they will file when they end.
+constexpr const char* kMatchColumnList =
+    "id, variant, kind, rated, initial_ms, increment_ms, first_id, second_id, first_level, "
+    "second_level, result, reason, created_ms, ended_ms, log_from";
+std::string migrate_from_2() {
+  return matches_table("matches_v3") + "INSERT INTO matches_v3 (" + kMatchColumnList + ") SELECT " +
+         kMatchColumnList + " FROM matches;\n" + R"sql(
+DROP TABLE matches;
+ALTER TABLE matches_v3 RENAME TO matches;
+DELETE FROM moves WHERE match_id IN (SELECT id FROM matches WHERE result = 0);
+)sql";
+}
 
 // Schema 1 (user_version 0) kept every event in a table keyed by match and
 // every move as it was made. Its live matches' events move to the log; the
@@ -85,6 +116,51 @@ INSERT INTO log (match_id, seq, blob)
   WHERE m.result = 0 ORDER BY m.created_ms, e.match_id, e.seq;
 DROP TABLE events;
 )sql";
+
+// A finished game's record in the matches row: a line per move,
+// "<ply> <move> <first_ms> <second_ms>" (moves are notation, never spaces).
+void encode_record(const std::vector<MoveRecord>& moves, std::string& out) {
+  char number[24];
+  auto put = [&](std::int64_t v) {
+    const auto end = std::to_chars(number, number + sizeof number, v).ptr;
+    out.append(number, end);
+  };
+  for (const MoveRecord& m : moves) {
+    put(m.ply);
+    out += ' ';
+    out += m.move;
+    out += ' ';
+    put(m.first_ms);
+    out += ' ';
+    put(m.second_ms);
+    out += '\n';
+  }
+}
+
+// The moves of a record written by encode_record. A line that does not parse
+// (the file was edited by hand) ends the record there.
+void decode_record(std::string_view text, std::vector<MoveRecord>& out) {
+  auto field = [&text]() {
+    const auto end = text.find_first_of(" \n");
+    const std::string_view f = text.substr(0, end);
+    text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
+    return f;
+  };
+  auto number = [](std::string_view f, auto& v) {
+    const auto [end, ec] = std::from_chars(f.data(), f.data() + f.size(), v);
+    return ec == std::errc() && end == f.data() + f.size();
+  };
+  while (!text.empty()) {
+    MoveRecord m;
+    const std::string_view ply = field(), move = field(), first = field(), second = field();
+    if (move.empty() || !number(ply, m.ply) || !number(first, m.first_ms) ||
+        !number(second, m.second_ms)) {
+      return;
+    }
+    m.move = std::string(move);
+    out.push_back(std::move(m));
+  }
+}
 
 // Log rows older than every live match's first row belong to finished
 // matches: drop them now and then, inside a batch's transaction.
@@ -135,6 +211,7 @@ class Statement {
              : std::string();
   }
   std::int64_t integer(int col) const { return sqlite3_column_int64(stmt_, col); }
+  int type(int col) const { return sqlite3_column_type(stmt_, col); }
   double real(int col) const { return sqlite3_column_double(stmt_, col); }
 
  private:
@@ -219,7 +296,7 @@ class SqliteStore final : public Store {
     // Fold the WAL back into the database file on a clean close.
     sqlite3_exec(db_, "PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr);
     for (auto* slot : {&begin_, &commit_, &save_player_, &save_rating_, &create_match_,
-                       &append_event_, &finish_match_, &clear_moves_, &add_move_, &prune_log_}) {
+                       &append_event_, &finish_match_, &prune_log_}) {
       slot->reset();  // finalized before the connection closes
     }
     sqlite3_close(db_);
@@ -326,6 +403,11 @@ class SqliteStore final : public Store {
         m.events.push_back(log.blob(0));
       return m;
     }
+    if (q.type(kRecordColumn) != SQLITE_NULL) {
+      decode_record(q.text(kRecordColumn), m.moves);
+      return m;
+    }
+    // Finished under schema 2 or earlier: a row per move.
     Statement moves(db_,
                     "SELECT ply, move, first_ms, second_ms FROM moves WHERE match_id = ? ORDER BY "
                     "ply");
@@ -349,8 +431,10 @@ class SqliteStore final : public Store {
  private:
   static constexpr const char* kMatchColumns =
       "SELECT id, variant, kind, rated, initial_ms, increment_ms, first_id, second_id, "
-      "first_level, second_level, result, reason, created_ms, ended_ms, log_from FROM matches";
+      "first_level, second_level, result, reason, created_ms, ended_ms, log_from, record FROM "
+      "matches";
   static constexpr int kLogFromColumn = 14;
+  static constexpr int kRecordColumn = 15;
 
   static MatchRecord read_match(const Statement& q) {
     MatchRecord m;
@@ -414,23 +498,15 @@ class SqliteStore final : public Store {
     return done(s);
   }
   bool apply(const store_op::FinishMatch& op) {
+    // One write, on the match's row: its result and its record.
     auto& s =
-        stmt(finish_match_, "UPDATE matches SET result = ?, reason = ?, ended_ms = ? WHERE id = ?");
+        stmt(finish_match_,
+             "UPDATE matches SET result = ?, reason = ?, ended_ms = ?, record = ? WHERE id = ?");
+    record_text_.clear();
+    encode_record(op.moves, record_text_);
     s.bind(1, std::int64_t{op.result}).bind(2, std::int64_t{op.reason}).bind(3, op.ended_ms);
-    s.bind(4, op.match_id);
+    s.bind(4, record_text_).bind(5, op.match_id);
     if (!done(s)) return false;
-    // Moves a schema-1 store kept while the match was live give way to the record.
-    auto& clear = stmt(clear_moves_, "DELETE FROM moves WHERE match_id = ?");
-    clear.bind(1, op.match_id);
-    if (!done(clear)) return false;
-    auto& add = stmt(add_move_,
-                     "INSERT INTO moves (match_id, ply, move, first_ms, second_ms) "
-                     "VALUES (?, ?, ?, ?, ?)");
-    for (const MoveRecord& m : op.moves) {
-      add.bind(1, op.match_id).bind(2, std::int64_t{m.ply}).bind(3, m.move);
-      add.bind(4, m.first_ms).bind(5, m.second_ms);
-      if (!done(add)) return false;
-    }
     finished_ = true;
     return true;
   }
@@ -449,13 +525,20 @@ class SqliteStore final : public Store {
   // Prepared once, on first use (the batch's BEGIN and COMMIT too: parsing
   // them showed in the writer's profile).
   std::unique_ptr<Statement> begin_, commit_, save_player_, save_rating_, create_match_,
-      append_event_, finish_match_, clear_moves_, add_move_, prune_log_;
+      append_event_, finish_match_, prune_log_;
+  std::string record_text_;  // FinishMatch's record, encoded (reused)
 };
 
 }  // namespace
 
 inarow::expected<std::unique_ptr<Store>, std::string> open_sqlite_store(const std::string& path,
                                                                         SqliteOptions options) {
+  // Before SQLite's first use in the process: no allocation statistics
+  // (nothing reads them), which spares a global mutex on every malloc.
+  static const bool configured = [] {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0) == SQLITE_OK;
+  }();
+  (void)configured;  // SQLITE_MISUSE if SQLite was already in use: harmless
   sqlite3* db = nullptr;
   // SqliteStore's own mutex serializes every use of the connection, so
   // SQLite's (a lock per API call, ~37 per move) would only repeat it.
@@ -481,21 +564,30 @@ inarow::expected<std::unique_ptr<Store>, std::string> open_sqlite_store(const st
                               std::to_string(version) + ") is newer than this server's (" +
                               std::to_string(kSchemaVersion) + ")");
   }
-  if (version == 0 &&
-      store->integer(
+  // Migrations go by the tables' shape, and with the schema and its version
+  // in one transaction: a store is either wholly migrated or untouched.
+  std::string setup;
+  if (store->integer(
           "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'events'")) {
-    if (!store->exec("BEGIN IMMEDIATE")) return failed("migrate");
-    if (!store->exec(kMigrateFrom1)) {
-      auto why = failed("migrate");
-      store->exec("ROLLBACK");
-      return why;
-    }
-    if (!store->exec("COMMIT")) return failed("migrate");
+    setup += kMigrateFrom1;  // schema 1 → 2
   }
-  if (!store->exec(kSchema) ||
-      !store->exec(("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str())) {
-    return failed("set up");
+  if (!setup.empty() ||
+      (store->integer("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = "
+                      "'matches'") &&
+       !store->integer(
+           "SELECT COUNT(*) FROM pragma_table_info('matches') WHERE name = 'record'"))) {
+    setup += migrate_from_2();  // schema 2 → 3
   }
+  setup += matches_table("matches");
+  setup += kSchema;
+  setup += "PRAGMA user_version=" + std::to_string(kSchemaVersion) + ";";
+  if (!store->exec("BEGIN IMMEDIATE")) return failed("set up");
+  if (!store->exec(setup.c_str())) {
+    auto why = failed(setup.find("matches_v3") != std::string::npos ? "migrate" : "set up");
+    store->exec("ROLLBACK");
+    return why;
+  }
+  if (!store->exec("COMMIT")) return failed("set up");
   if (path != ":memory:" && !path.empty() && !store->checkpoint_elsewhere(path)) {
     return failed("open a checkpointer for");
   }

@@ -186,6 +186,133 @@ TEST(SqliteStore, MigratesASchemaOneStore) {
   EXPECT_TRUE((*again)->load_unfinished().empty());
 }
 
+// Runs `sql` on the store file through a connection of the test's own.
+void run_sql(const std::filesystem::path& path, const char* sql) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.string().c_str(), &db), SQLITE_OK);
+  EXPECT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+  sqlite3_close(db);
+}
+
+// The first column of the first row of `sql`, as text ("" for none).
+std::string query_text(const std::filesystem::path& path, const char* sql) {
+  sqlite3* db = nullptr;
+  std::string out;
+  if (sqlite3_open(path.string().c_str(), &db) == SQLITE_OK) {
+    sqlite3_stmt* q = nullptr;
+    if (sqlite3_prepare_v2(db, sql, -1, &q, nullptr) == SQLITE_OK &&
+        sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0)) {
+      out = reinterpret_cast<const char*>(sqlite3_column_text(q, 0));
+    }
+    sqlite3_finalize(q);
+  }
+  sqlite3_close(db);
+  return out;
+}
+
+// A store written by schema 2 (a finished game's moves as rows of `moves`)
+// opens: its records still read, and games that end from now on file their
+// record in their match row, under the partial live index.
+TEST(SqliteStore, MigratesASchemaTwoStore) {
+  const auto path = temp_db("inarow-store-migrate2");
+  run_sql(path, R"sql(
+    CREATE TABLE players (id TEXT PRIMARY KEY, name TEXT NOT NULL, token_hash TEXT NOT NULL,
+                          bot INTEGER NOT NULL);
+    CREATE TABLE ratings (player_id TEXT NOT NULL, variant TEXT NOT NULL, rating REAL NOT NULL,
+      deviation REAL NOT NULL, volatility REAL NOT NULL, PRIMARY KEY (player_id, variant))
+      WITHOUT ROWID;
+    CREATE TABLE matches (id TEXT PRIMARY KEY, variant TEXT NOT NULL, kind INTEGER NOT NULL,
+      rated INTEGER NOT NULL, initial_ms INTEGER NOT NULL, increment_ms INTEGER NOT NULL,
+      first_id TEXT NOT NULL, second_id TEXT NOT NULL, first_level TEXT NOT NULL,
+      second_level TEXT NOT NULL, result INTEGER NOT NULL DEFAULT 0,
+      reason INTEGER NOT NULL DEFAULT 0, created_ms INTEGER NOT NULL,
+      ended_ms INTEGER NOT NULL DEFAULT 0, log_from INTEGER NOT NULL DEFAULT 0);
+    CREATE INDEX matches_live ON matches (result, log_from);
+    CREATE TABLE log (id INTEGER PRIMARY KEY, match_id TEXT NOT NULL, seq INTEGER NOT NULL,
+                      blob BLOB NOT NULL);
+    CREATE TABLE moves (match_id TEXT NOT NULL, ply INTEGER NOT NULL, move TEXT NOT NULL,
+      first_ms INTEGER NOT NULL, second_ms INTEGER NOT NULL, PRIMARY KEY (match_id, ply))
+      WITHOUT ROWID;
+    INSERT INTO matches VALUES ('mdone', 'tictactoe', 1, 1, 60000, 0, 'pa', 'pb', '', '', 2, 1, 1, 3, 1);
+    INSERT INTO matches VALUES ('mlive', 'tictactoe', 1, 0, 0, 0, 'pa', 'pb', '', '', 0, 0, 2, 0, 2);
+    INSERT INTO log (id, match_id, seq, blob) VALUES (2, 'mlive', 1, 'first'), (3, 'mlive', 2, 'second');
+    INSERT INTO moves VALUES ('mdone', 1, 'b2', 59000, 60000), ('mdone', 2, 'a1', 59000, 58000);
+    PRAGMA user_version=2;
+  )sql");
+  {
+    auto store = open_sqlite_store(path.string());
+    ASSERT_TRUE(store) << store.error();
+    auto done = (*store)->load_match("mdone");
+    ASSERT_TRUE(done);
+    EXPECT_EQ(done->result, 2);
+    EXPECT_TRUE(done->rated);
+    ASSERT_EQ(done->moves.size(), 2u);
+    EXPECT_EQ(done->moves[1].move, "a1");
+    EXPECT_EQ(done->moves[1].second_ms, 58000);
+    auto live = (*store)->load_unfinished();
+    ASSERT_EQ(live.size(), 1u);
+    EXPECT_EQ(live[0].events, (std::vector<std::string>{"first", "second"}));
+    ASSERT_TRUE((*store)->write(std::vector<StoreOp>{
+        store_op::AppendEvent{"mlive", 3, "third"},
+        store_op::FinishMatch{"mlive",
+                              1,
+                              2,
+                              9,
+                              {MoveRecord{1, "c3", 1000, 2000}, MoveRecord{2, "a1", 900, 2000},
+                               MoveRecord{3, "b2", 900, 1800}}}}));
+  }
+  EXPECT_EQ(query_text(path, "PRAGMA user_version"), "3");
+  EXPECT_NE(query_text(path, "SELECT sql FROM sqlite_master WHERE name = 'matches'")
+                .find("WITHOUT ROWID"),
+            std::string::npos);
+  EXPECT_NE(query_text(path, "SELECT sql FROM sqlite_master WHERE name = 'matches_live'")
+                .find("WHERE result = 0"),
+            std::string::npos);
+  EXPECT_EQ(query_text(path, "SELECT record FROM matches WHERE id = 'mlive'"),
+            "1 c3 1000 2000\n2 a1 900 2000\n3 b2 900 1800\n");
+  EXPECT_EQ(query_text(path, "SELECT COUNT(*) FROM moves WHERE match_id = 'mlive'"), "0");
+  // Opened again: not migrated twice, both records read.
+  auto again = open_sqlite_store(path.string());
+  ASSERT_TRUE(again) << again.error();
+  EXPECT_TRUE((*again)->load_unfinished().empty());
+  auto finished = (*again)->load_match("mlive");
+  ASSERT_TRUE(finished);
+  ASSERT_EQ(finished->moves.size(), 3u);
+  EXPECT_EQ(finished->moves[2].ply, 3);
+  EXPECT_EQ(finished->moves[2].move, "b2");
+  EXPECT_EQ(finished->moves[2].first_ms, 900);
+  EXPECT_EQ(finished->moves[2].second_ms, 1800);
+  ASSERT_EQ((*again)->load_match("mdone")->moves.size(), 2u);
+}
+
+// A record edited by hand into something that does not parse ends at the
+// last good line; it never throws or invents moves.
+TEST(SqliteStore, AGarbledRecordEndsAtItsLastGoodLine) {
+  const auto path = temp_db("inarow-store-garbled");
+  {
+    auto store = open_sqlite_store(path.string());
+    ASSERT_TRUE(store) << store.error();
+    ASSERT_TRUE((*store)->write(std::vector<StoreOp>{
+        store_op::CreateMatch{match("m1")},
+        store_op::FinishMatch{
+            "m1", 1, 1, 5, {MoveRecord{1, "h10", -1, 0}, MoveRecord{2, "4", 5, 6}}}}));
+    auto m1 = (*store)->load_match("m1");
+    ASSERT_TRUE(m1);
+    ASSERT_EQ(m1->moves.size(), 2u);
+    EXPECT_EQ(m1->moves[0].move, "h10");
+    EXPECT_EQ(m1->moves[0].first_ms, -1);
+    EXPECT_EQ(m1->moves[1].move, "4");
+  }
+  run_sql(path, "UPDATE matches SET record = '1 b2 10 20\n2 a1 x 20\n3 c3 1 2\n' WHERE id = 'm1'");
+  auto store = open_sqlite_store(path.string());
+  ASSERT_TRUE(store) << store.error();
+  auto m1 = (*store)->load_match("m1");
+  ASSERT_TRUE(m1);
+  ASSERT_EQ(m1->moves.size(), 1u);
+  EXPECT_EQ(m1->moves[0].move, "b2");
+  EXPECT_EQ(m1->moves[0].second_ms, 20);
+}
+
 TEST(SqliteStore, RefusesAStoreFromANewerSchema) {
   const auto path = temp_db("inarow-store-newer");
   {
