@@ -32,6 +32,9 @@ using tcp = asio::ip::tcp;
 
 class Session;
 
+// A strand per connection, named by type, as in inarow's sessions.
+using Socket = tcp::socket::rebind_executor<asio::strand<asio::io_context::executor_type>>::other;
+
 // Pairs waiting for their second connection, by key.
 struct Pairs {
   std::mutex mutex;
@@ -40,7 +43,7 @@ struct Pairs {
 
 class Session : public std::enable_shared_from_this<Session> {
  public:
-  Session(tcp::socket socket, Pairs& pairs) : ws_(std::move(socket)), pairs_(pairs) {}
+  Session(Socket socket, Pairs& pairs) : ws_(std::move(socket)), pairs_(pairs) {}
 
   void start() {
     ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
@@ -118,7 +121,7 @@ class Session : public std::enable_shared_from_this<Session> {
 
   // The same stream as inarow-server's sessions: the bare socket (the
   // websocket keeps its own timers), no permessage-deflate.
-  websocket::stream<tcp::socket, false> ws_;
+  websocket::stream<Socket, false> ws_;
   beast::flat_buffer buffer_;
   Pairs& pairs_;
   bool paired_ = false;
@@ -144,7 +147,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
   }
 
  private:
-  void on_accept(beast::error_code ec, tcp::socket socket) {
+  void on_accept(beast::error_code ec, Socket socket) {
     if (!ec) {
       socket.set_option(tcp::no_delay(true));
       std::make_shared<Session>(std::move(socket), pairs_)->start();

@@ -31,6 +31,12 @@ using tcp = asio::ip::tcp;
 
 namespace {
 
+// Every connection runs on a strand of its own, named by type: Asio's
+// type-erased any_io_executor would dispatch through a function table and
+// copy itself into every operation of every frame.
+using ConnectionExecutor = asio::strand<asio::io_context::executor_type>;
+using Socket = tcp::socket::rebind_executor<ConnectionExecutor>::other;
+
 // Report a failure, except the ones that only mean "we are closing".
 void fail(beast::error_code ec, const char* what) {
   if (ec == asio::error::operation_aborted || ec == websocket::error::closed ||
@@ -108,7 +114,7 @@ constexpr std::size_t kMaxQueuedMessages = 4096;  // a reader this far behind is
 
 class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
  public:
-  WsSession(tcp::socket&& socket, Shared& shared, std::string address, bool admitted)
+  WsSession(Socket&& socket, Shared& shared, std::string address, bool admitted)
       : ws_(std::move(socket)),
         shared_(shared),
         address_(std::move(address)),
@@ -289,7 +295,7 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
   // On the bare socket: the websocket keeps its own timers (handshake, idle
   // pings), so tcp_stream's per-operation timeout machinery would only cost;
   // no permessage-deflate (frames are a few dozen bytes).
-  websocket::stream<tcp::socket, false> ws_;
+  websocket::stream<Socket, false> ws_;
   beast::flat_buffer buffer_;
   Shared& shared_;
   std::string address_;
@@ -307,7 +313,7 @@ class WsSession : public Peer, public std::enable_shared_from_this<WsSession> {
 
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
  public:
-  HttpSession(tcp::socket&& socket, Shared& shared) : stream_(std::move(socket)), shared_(shared) {}
+  HttpSession(Socket&& socket, Shared& shared) : stream_(std::move(socket)), shared_(shared) {}
 
   void run() {
     asio::dispatch(stream_.get_executor(),
@@ -394,7 +400,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     do_read();
   }
 
-  beast::tcp_stream stream_;
+  beast::basic_stream<tcp, ConnectionExecutor> stream_;
   beast::flat_buffer buffer_;
   Shared& shared_;
   std::optional<http::request_parser<http::string_body>> parser_;
@@ -434,7 +440,7 @@ struct Server::Impl {
 
   void do_accept() {
     // Each connection gets its own strand.
-    acceptor.async_accept(asio::make_strand(ioc), [this](beast::error_code ec, tcp::socket s) {
+    acceptor.async_accept(asio::make_strand(ioc), [this](beast::error_code ec, Socket s) {
       if (ec) {
         if (ec != asio::error::operation_aborted) fail(ec, "accept");
         if (!acceptor.is_open()) return;
