@@ -86,7 +86,7 @@ for r in rows:
           f"{r.get('load', '?'):>5} {r.get('steal', '?'):>6}  {'; '.join(notes)}")
 
 print()
-print("ratios (moves/s; p99)")
+print("ratios (moves/s; p99; server CPU seconds per move, median rows)")
 scales = sorted({r["want"] for r in rows if r["label"] in ("peer", "echo", "inarow", "json")}, key=int)
 for m in scales:
     for label in ("inarow", "json"):
@@ -98,8 +98,11 @@ for m in scales:
             o = by.get((other, m))
             ratios = paired_ratios(label, other, m)
             if o and ratios:
+                # The server's own CPU per move, apart from the driver's share of the cores.
+                cpu = num(me, "cpu_s_per_1000") / max(num(o, "cpu_s_per_1000"), 1e-9)
                 parts.append(f"{NAMES[label]}/{name} at {m}: {ratio_text(ratios, 2, 'x')} moves/s, "
-                             f"p99 {num(me, 'p99_ms'):.2f} vs {num(o, 'p99_ms'):.2f} ms")
+                             f"p99 {num(me, 'p99_ms'):.2f} vs {num(o, 'p99_ms'):.2f} ms, "
+                             f"server CPU per move {cpu:.2f}x")
             elif o:
                 parts.append(f"{NAMES[label]}/{name} at {m}: {name} made no moves")
         for p in parts:
