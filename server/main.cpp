@@ -30,6 +30,11 @@ int main(int argc, char** argv) {
   app.add_option("--bot-threads", config.bot_threads, "Bot search threads")
       ->envname("INAROW_BOT_THREADS")
       ->check(CLI::Range(1, 256));
+  app.add_option("--bot-nice", config.bot_nice,
+                 "Nice value of the bot search threads (0 to 19): searches yield the CPU to "
+                 "people's moves")
+      ->envname("INAROW_BOT_NICE")
+      ->check(CLI::Range(0, 19));
   app.add_option("--store", config.store, "SQLite database file (':memory:' keeps nothing)")
       ->envname("INAROW_STORE");
   app.add_flag("--no-sync", no_sync,

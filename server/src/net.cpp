@@ -1,7 +1,10 @@
 // The network side: the listener, plain HTTP (health, metrics, game records)
 // and the WebSocket sessions at /ws. The only translation unit with Beast.
 #include <google/protobuf/util/json_util.h>
+#include <pthread.h>
 #include <spdlog/spdlog.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -10,7 +13,10 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
+#include <cerrno>
+#include <cstring>
 #include <deque>
+#include <latch>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -407,6 +413,23 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   std::shared_ptr<http::response<http::string_body>> response_;
 };
 
+// Names every bot worker "inarow-bot" (top -H, the tests) and sets its nice
+// value. Each worker takes one of these tasks and holds it until all have
+// started, so no worker is left out or visited twice.
+void tune_bot_threads(asio::thread_pool& pool, int threads, int nice) {
+  auto all = std::make_shared<std::latch>(threads);  // outlives the last arrival
+  for (int i = 0; i < threads; ++i) {
+    asio::post(pool, [all, nice] {
+      pthread_setname_np(pthread_self(), "inarow-bot");
+      if (nice != 0 && setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), nice) != 0) {
+        spdlog::warn("bot_nice_failed nice={} error=\"{}\"", nice, std::strerror(errno));
+      }
+      all->arrive_and_wait();
+    });
+  }
+  all->wait();
+}
+
 }  // namespace
 
 // ------------------------------------------------------------ Server
@@ -482,6 +505,7 @@ inarow::expected<void, std::string> Server::start() {
         m.store_ops.fetch_add(n, std::memory_order_relaxed);
         if (!ok) m.store_failures.fetch_add(1, std::memory_order_relaxed);
       });
+  tune_bot_threads(s.bot_pool, std::max(1, s.config.bot_threads), s.config.bot_nice);
   s.hub = std::make_unique<Hub>(s.ioc, s.bot_pool, s.config, *s.store, *s.writer, s.metrics);
   s.shared = std::make_unique<Shared>(s.config, s.metrics, *s.hub);
   s.hub->restore();
@@ -499,8 +523,9 @@ inarow::expected<void, std::string> Server::start() {
         fmt::format("cannot listen on {}:{}: {}", s.config.address, s.config.port, ec.message()));
   }
   s.port = s.acceptor.local_endpoint().port();
-  spdlog::info("listening on {}:{} threads={} bot_threads={} store={}", s.config.address, s.port,
-               s.config.threads, s.config.bot_threads, s.config.store);
+  spdlog::info("listening on {}:{} threads={} bot_threads={} bot_nice={} store={}",
+               s.config.address, s.port, s.config.threads, s.config.bot_threads, s.config.bot_nice,
+               s.config.store);
   s.do_accept();
   s.running = true;
   for (int i = 0; i < std::max(1, s.config.threads); ++i) {

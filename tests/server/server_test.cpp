@@ -6,9 +6,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <random>
+#include <sstream>
 #include <thread>
 
 #include "harness.h"
@@ -586,6 +589,40 @@ TEST(ServerBots, BotsPlayEachOtherWhileSomeoneWatches) {
     ASSERT_TRUE(game.play(e.move_made().move()));
   }
   EXPECT_TRUE(game.over());
+}
+
+// Every thread of this process: its name and its nice value.
+std::vector<std::pair<std::string, int>> threads_and_nice() {
+  std::vector<std::pair<std::string, int>> out;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+    std::ifstream comm(task.path() / "comm");
+    std::string name;
+    std::getline(comm, name);
+    std::ifstream stat_file(task.path() / "stat");
+    const std::string stat((std::istreambuf_iterator<char>(stat_file)), {});
+    // After "pid (comm) ": the state is field 3, the nice value field 19.
+    std::istringstream fields(stat.substr(stat.rfind(')') + 2));
+    std::string field;
+    for (int i = 3; i <= 19 && fields >> field; ++i) {
+    }
+    out.emplace_back(name, std::stoi(field));
+  }
+  return out;
+}
+
+TEST(ServerBots, BotWorkersRunNicerThanThePeoplesThreads) {
+  auto config = test_config();
+  config.threads = 2;
+  config.bot_threads = 3;
+  config.bot_nice = 7;
+  TestServer server(config);
+  std::vector<int> bots, others;
+  for (const auto& [name, nice] : threads_and_nice())
+    (name == "inarow-bot" ? bots : others).push_back(nice);
+  EXPECT_EQ(bots, (std::vector<int>{7, 7, 7}));
+  // The I/O threads, the store writer, this one: as they were.
+  ASSERT_GE(others.size(), 4u);
+  EXPECT_EQ(std::count(others.begin(), others.end(), 0), static_cast<long>(others.size()));
 }
 
 // ---------------------------------------------------------------- limits

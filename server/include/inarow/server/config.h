@@ -14,9 +14,12 @@ namespace inarow::server {
 
 struct ServerConfig {
   std::string address = "127.0.0.1";
-  std::uint16_t port = 8080;          // 0: an ephemeral port (see Server::port)
-  int threads = 2;                    // I/O threads
-  int bot_threads = 1;                // bot search workers
+  std::uint16_t port = 8080;  // 0: an ephemeral port (see Server::port)
+  int threads = 2;            // I/O threads
+  int bot_threads = 1;        // bot search workers
+  // The bot workers' nice value (0-19): when a search and a person's move
+  // want the same core, the move goes first. 0 leaves them as they are.
+  int bot_nice = 10;
   std::string store = "./inarow.db";  // ":memory:" keeps nothing
   bool store_full_sync = true;        // fsync each (group) commit
   // How long a commit waits for another writer holding the database before
