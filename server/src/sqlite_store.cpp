@@ -86,6 +86,7 @@ CREATE TABLE IF NOT EXISTS moves (
 // rowid), the live index becomes partial, and whatever `moves` still holds of
 // live matches (schema 1 wrote moves as they were made) gives way to the
 // record they will file when they end.
+// Schema 2's columns, in the order the store reads them (record follows).
 constexpr const char* kMatchColumnList =
     "id, variant, kind, rated, initial_ms, increment_ms, first_id, second_id, first_level, "
     "second_level, result, reason, created_ms, ended_ms, log_from";
@@ -371,8 +372,7 @@ class SqliteStore final : public Store {
     std::unordered_map<std::string, std::size_t> at;
     std::int64_t from = std::numeric_limits<std::int64_t>::max();
     {
-      Statement q(db_,
-                  (std::string(kMatchColumns) + " WHERE result = 0 ORDER BY created_ms").c_str());
+      Statement q(db_, (kSelectMatches + " WHERE result = 0 ORDER BY created_ms").c_str());
       while (q.step() == SQLITE_ROW) {
         from = std::min(from, q.integer(kLogFromColumn));
         at[q.text(0)] = out.size();
@@ -392,7 +392,7 @@ class SqliteStore final : public Store {
 
   std::optional<MatchRecord> load_match(const std::string& id) override {
     std::lock_guard lock(mutex_);
-    Statement q(db_, (std::string(kMatchColumns) + " WHERE id = ?").c_str());
+    Statement q(db_, (kSelectMatches + " WHERE id = ?").c_str());
     q.bind(1, id);
     if (q.step() != SQLITE_ROW) return std::nullopt;
     MatchRecord m = read_match(q);
@@ -429,10 +429,8 @@ class SqliteStore final : public Store {
   }
 
  private:
-  static constexpr const char* kMatchColumns =
-      "SELECT id, variant, kind, rated, initial_ms, increment_ms, first_id, second_id, "
-      "first_level, second_level, result, reason, created_ms, ended_ms, log_from, record FROM "
-      "matches";
+  static inline const std::string kSelectMatches =
+      std::string("SELECT ") + kMatchColumnList + ", record FROM matches";
   static constexpr int kLogFromColumn = 14;
   static constexpr int kRecordColumn = 15;
 
@@ -566,14 +564,15 @@ inarow::expected<std::unique_ptr<Store>, std::string> open_sqlite_store(const st
   }
   // Migrations go by the tables' shape, and with the schema and its version
   // in one transaction: a store is either wholly migrated or untouched.
+  auto has_table = [&store](const std::string& name) {  // our own names only
+    return store->integer(
+               ("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = '" + name + "'")
+                   .c_str()) != 0;
+  };
   std::string setup;
-  if (store->integer(
-          "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'events'")) {
-    setup += kMigrateFrom1;  // schema 1 → 2
-  }
+  if (has_table("events")) setup += kMigrateFrom1;  // schema 1 → 2
   if (!setup.empty() ||
-      (store->integer("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = "
-                      "'matches'") &&
+      (has_table("matches") &&
        !store->integer(
            "SELECT COUNT(*) FROM pragma_table_info('matches') WHERE name = 'record'"))) {
     setup += migrate_from_2();  // schema 2 → 3

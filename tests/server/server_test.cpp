@@ -596,15 +596,19 @@ std::vector<std::pair<std::string, int>> threads_and_nice() {
   std::vector<std::pair<std::string, int>> out;
   for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
     std::ifstream comm(task.path() / "comm");
-    std::string name;
-    std::getline(comm, name);
     std::ifstream stat_file(task.path() / "stat");
+    std::string name;
     const std::string stat((std::istreambuf_iterator<char>(stat_file)), {});
+    const auto paren = stat.rfind(')');
+    // A thread that ended while we looked is not listed.
+    if (!std::getline(comm, name) || paren == std::string::npos) continue;
     // After "pid (comm) ": the state is field 3, the nice value field 19.
-    std::istringstream fields(stat.substr(stat.rfind(')') + 2));
+    std::istringstream fields(stat.substr(paren + 2));
     std::string field;
-    for (int i = 3; i <= 19 && fields >> field; ++i) {
-    }
+    int i = 3;
+    while (i <= 19 && fields >> field)
+      ++i;
+    if (i != 20) continue;
     out.emplace_back(name, std::stoi(field));
   }
   return out;
