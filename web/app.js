@@ -28,19 +28,28 @@ let watching = false;   // on screen as a spectator
 let cursor = null;      // keyboard cursor on the board
 let animateLast = false;
 let seeking = false;
-let reconnectDelay = 500;
 let everConnected = false;
+let online = false;     // greeted on the current socket: requests may go
+let lostTrack = '';     // why the watched game on screen no longer follows the server
+
+// Reconnecting backs off from half a second to five, one timer at a time.
+const RECONNECT_BASE_MS = 500;
+const RECONNECT_CAP_MS = 5000;
+let reconnectDelay = RECONNECT_BASE_MS;
+let reconnectTimer = 0;
 
 // ---------------------------------------------------------------- connection
 
 async function connect() {
+  reconnectTimer = 0;
+  setOnline(false);
   setStatus(everConnected ? 'Reconnecting…' : 'Connecting…', 'warn');
   try {
     await conn.connect();
   } catch {
     return scheduleReconnect();
   }
-  reconnectDelay = 500;
+  reconnectDelay = RECONNECT_BASE_MS;
   if (!store.token) {
     setStatus('');
     return showName();
@@ -48,16 +57,28 @@ async function connect() {
   await greet({ token: store.token });
 }
 
+// The only place a reconnect is planned: a second call while one is planned
+// is a no-op, so a failure reported twice cannot start two sockets.
 function scheduleReconnect() {
+  setOnline(false);
   setStatus('Connection lost; reconnecting…', 'warn');
-  setTimeout(connect, reconnectDelay);
-  reconnectDelay = Math.min(reconnectDelay * 2, 5000);
+  if (reconnectTimer) return;
+  reconnectTimer = setTimeout(connect, reconnectDelay);
+  reconnectDelay = Math.min(reconnectDelay * 2, RECONNECT_CAP_MS);
 }
 
 conn.onClose = () => {
   seeking = false;
   scheduleReconnect();
 };
+
+// Whether the page may send: shown on <body data-connection> and by disabling
+// the board and the game's buttons, so nothing looks playable while away.
+function setOnline(value) {
+  online = value;
+  document.body.dataset.connection = value ? 'connected' : 'offline';
+  if (game) draw();
+}
 
 // hello, with the token and the matches to resume when we have them.
 async function greet(who) {
@@ -73,10 +94,12 @@ async function greet(who) {
       setStatus('');
       return showName();
     }
+    if (!conn.open) return;  // the socket went while we waited: a reconnect is planned
     return setStatus(e.message, 'error');
   }
   const w = answer.welcome;
   everConnected = true;
+  setOnline(true);
   if (w.token) store.token = w.token;
   localStorage.setItem('inarow.name', w.name);
   me = { playerId: w.playerId, name: w.name };
@@ -97,7 +120,7 @@ async function greet(who) {
     pendingWatch = null;
     return watch(matchId);
   }
-  if (watching && game) return watch(game.matchId, game.lastSeq);
+  if (watching && game) return resumeWatching();
   // Back to the match on screen (its events and state are on their way), or
   // to any live match of ours, or to the lobby.
   const current = store.current;
@@ -249,6 +272,7 @@ function showLobby() {
 
 function showGame(state, asSpectator) {
   game = state;
+  lostTrack = '';
   watching = asSpectator;
   if (!asSpectator) store.current = state.matchId;
   cursor = null;
@@ -287,6 +311,11 @@ function myTurn() {
   return game && !game.result && mySide() === game.toMove;
 }
 
+// Our turn and a connection to send the move on.
+function canPlay() {
+  return online && myTurn();
+}
+
 function draw() {
   if (!game) return;
   const view = $('#game-view');
@@ -310,14 +339,16 @@ function draw() {
     clock.hidden = !timed(game);
   }
 
-  $('#board').classList.toggle('playable', myTurn());
+  view.classList.toggle('offline', !online);
+  $('#board').classList.toggle('playable', canPlay());
+  $('#board').setAttribute('aria-disabled', String(!online));
   renderBoard($('#board'), {
     variant: game.variant,
     moves: game.moves,
     winningLine: game.winningLine,
-    playable: myTurn(),
+    playable: canPlay(),
     mySide: side === 'SIDE_SECOND' ? 2 : 1,
-    cursor: myTurn() ? cursor : null,
+    cursor: canPlay() ? cursor : null,
     animateLast,
     onPlay: play,
   });
@@ -333,15 +364,19 @@ function draw() {
   const playing = !watching && side && !game.result;
   $('#resign').hidden = !playing;
   $('#offer-draw').hidden = !playing || game.drawOfferedBy === side;
-  $('#offer-draw').disabled = Boolean(game.drawOfferedBy);
+  $('#offer-draw').disabled = !online || Boolean(game.drawOfferedBy);
   $('#takeback').hidden = !playing;
-  $('#takeback').disabled = game.moves.length === 0 || Boolean(game.takebackRequestedBy);
+  $('#takeback').disabled = !online || game.moves.length === 0 || Boolean(game.takebackRequestedBy);
+  $('#resign').disabled = !online;
+  for (const id of ['#accept-draw', '#decline-draw', '#accept-takeback', '#decline-takeback']) $(id).disabled = !online;
   $('#draw-answer').hidden = !playing || !game.drawOfferedBy || game.drawOfferedBy === side;
   $('#takeback-answer').hidden = !playing || !game.takebackRequestedBy || game.takebackRequestedBy === side;
   const pending = [];
   if (game.drawOfferedBy === side && playing) pending.push('Draw offered; waiting for an answer.');
   if (game.takebackRequestedBy === side && playing) pending.push('Takeback asked; waiting for an answer.');
   if (watching && game.drawOfferedBy) pending.push(`${sideName(game.drawOfferedBy)} offers a draw.`);
+  if (watching && lostTrack) pending.push(lostTrack);
+  if (!online && !game.result) pending.push('Not connected: the board waits until we are back.');
   $('#pending').textContent = pending.join(' ');
   // A player leaves a live game by finishing or resigning it, not by wandering off.
   $('#leave').textContent = watching ? 'Stop watching' : 'Back to the lobby';
@@ -427,7 +462,7 @@ function ratingLines() {
 // ---------------------------------------------------------------- actions
 
 async function play(move) {
-  if (!game) return;
+  if (!game || !online) return;
   await run(() => conn.request({ move: { matchId: game.matchId, move } }));
 }
 
@@ -447,7 +482,12 @@ $('#name-form').addEventListener('submit', async (e) => {
   e.preventDefault();
   const name = $('#name').value.trim();
   if (!name) return;
-  if (!conn.open) await conn.connect().catch(() => {});
+  if (online) return;  // already greeted (a second click): hello is said once
+  if (!conn.open) {
+    // No second socket here: the planned reconnect comes back to this form.
+    flash('Not connected to the server yet; trying again…');
+    return;
+  }
   await greet({ name });
 });
 
@@ -519,7 +559,7 @@ $('#bot-match').addEventListener('click', async () => {
 });
 
 async function refreshMatches() {
-  if (!conn.open || !me) return;
+  if (!online || !me) return;
   const answer = await run(() => conn.request({ listMatches: {} }));
   const list = $('#matches');
   const matches = answer?.matchList?.matches || [];
@@ -548,6 +588,25 @@ async function watch(matchId, afterSeq = 0) {
   const answer = await run(() => conn.request({ watch: { matchId, afterSeq: String(afterSeq) } }));
   if (!answer) return showLobby();
   if (!game && answer.matchState) showGame(matchFromState(answer.matchState), true);
+}
+
+// After a reconnect (or a server restart, which keeps live matches) a
+// spectator asks for the same match again, from the last event it saw. A
+// finished game stays on screen as it ended; a match the server no longer
+// has stays too, with a note saying why it stopped moving, rather than
+// dropping the spectator in the lobby without a word.
+async function resumeWatching() {
+  if (game.result) return;
+  const matchId = game.matchId;
+  try {
+    await conn.request({ watch: { matchId, afterSeq: String(game.lastSeq) } });
+  } catch (e) {
+    if (!conn.open || !game || game.matchId !== matchId) return;  // dropped again, or moved on
+    lostTrack = e.code === 'ERROR_UNKNOWN_MATCH'
+      ? 'The server no longer has this game live (it may have ended while we were away): it is shown as we last saw it.'
+      : `Cannot follow this game any more: ${e.message}`;
+    draw();
+  }
 }
 
 function stopWatching() {
@@ -583,7 +642,7 @@ function confirmResign() {
 // Keyboard: arrows move a cursor over the board, Enter or Space plays it;
 // under gravity the digits name columns directly.
 $('#board').addEventListener('keydown', (e) => {
-  if (!game || !myTurn()) return;
+  if (!game || !canPlay()) return;
   const v = parseVariant(game.variant);
   if (!v) return;
   if (!cursor) cursor = { col: Math.floor(v.width / 2), row: Math.floor(v.height / 2) };
@@ -610,7 +669,7 @@ $('#board').addEventListener('keydown', (e) => {
 $('#board').addEventListener('focus', () => {
   // Only keyboard focus shows the cursor: redrawing under a mouse press would eat its click.
   if (!$('#board').matches(':focus-visible')) return;
-  if (!cursor && game && myTurn()) {
+  if (!cursor && game && canPlay()) {
     const v = parseVariant(game.variant);
     cursor = { col: Math.floor(v.width / 2), row: Math.floor(v.height / 2) };
     draw();

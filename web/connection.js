@@ -18,34 +18,58 @@ export class Connection {
     this.pending = new Map();  // requestId -> {resolve, reject}
     this.onPush = () => {};
     this.onClose = () => {};
+    this.abandon = null;  // rejects the connect() still waiting for its socket
   }
 
   get open() {
     return this.socket !== null && this.socket.readyState === WebSocket.OPEN;
   }
 
-  // Opens the socket; resolves once it is open.
+  // Opens a new socket, closing the old one first: a tab holds one connection,
+  // always. Resolves once it is open; rejects if it never opens (or another
+  // connect() replaces it first). onClose fires only for a socket that was
+  // open, so a failed attempt is reported once, by the rejection.
   connect() {
+    this.close();
     return new Promise((resolve, reject) => {
       const socket = new WebSocket(this.url);
+      let opened = false;
       this.socket = socket;
-      socket.onopen = () => resolve();
-      socket.onerror = () => reject(new Error('cannot reach the server'));
+      this.abandon = () => reject(new Error('connection replaced'));
+      socket.onopen = () => {
+        opened = true;
+        this.abandon = null;
+        resolve();
+      };
+      socket.onerror = () => {};  // onclose follows and says what happened
       socket.onmessage = (e) => this.receive(JSON.parse(e.data));
       socket.onclose = (e) => {
         if (this.socket !== socket) return;
         this.socket = null;
-        for (const { reject: fail } of this.pending.values()) fail(new Error('connection lost'));
-        this.pending.clear();
-        this.onClose(e);
+        this.abandon = null;
+        this.failPending('connection lost');
+        if (opened) this.onClose(e);
+        else reject(new Error('cannot reach the server'));
       };
     });
   }
 
+  // Closes the socket with its handlers detached first, so nothing it still
+  // says (or its close) reaches the page; what waited on it fails now.
   close() {
     const socket = this.socket;
+    if (!socket) return;
     this.socket = null;
-    if (socket) socket.close();
+    socket.onopen = socket.onerror = socket.onmessage = socket.onclose = null;
+    socket.close();
+    this.failPending('connection closed');
+    if (this.abandon) this.abandon();
+    this.abandon = null;
+  }
+
+  failPending(why) {
+    for (const { reject } of this.pending.values()) reject(new Error(why));
+    this.pending.clear();
   }
 
   // Sends one ClientMessage body, e.g. {move: {matchId, move}}; resolves with

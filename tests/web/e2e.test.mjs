@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -26,10 +27,26 @@ before(async () => {
   assert.ok(fs.existsSync(chromiumPath), `${chromiumPath} is missing: apt-get install chromium (scripts/setup.sh)`);
   assert.ok(fs.existsSync(serverBinary), `${serverBinary} is missing: set INAROW_SERVER`);
   fs.mkdirSync(artifacts, { recursive: true });
-  server = spawn(serverBinary, ['--port', '0', '--store', ':memory:', '--log-level', 'info'], {
+  ({ process: server, base } = await startServer({ port: 0, store: ':memory:' }));
+  browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  await stopServer(server);
+});
+
+// Starts inarow-server; resolves with the process and its base URL once it
+// says where it listens.
+async function startServer({ port, store }) {
+  const child = spawn(serverBinary, ['--port', String(port), '--store', store, '--log-level', 'info'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  base = await new Promise((resolve, reject) => {
+  const url = await new Promise((resolve, reject) => {
     let log = '';
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 15000);
     const onData = (chunk) => {
@@ -40,25 +57,19 @@ before(async () => {
         resolve(`http://${m[1]}:${m[2]}`);
       }
     };
-    server.stdout.on('data', onData);
-    server.stderr.on('data', onData);
-    server.on('exit', (code) => reject(new Error(`server exited (${code}):\n${log}`)));
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`server exited (${code}):\n${log}`)));
   });
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-});
+  return { process: child, base: url };
+}
 
-after(async () => {
-  await browser?.close();
-  if (server && server.exitCode === null) {
-    const exited = new Promise((resolve) => server.on('exit', resolve));
-    server.kill('SIGTERM');
-    await exited;
-  }
-});
+async function stopServer(child) {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
 
 // ---------------------------------------------------------------- helpers
 
@@ -143,6 +154,14 @@ async function screenshot(page, name) {
   const file = path.join(artifacts, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   return file;
+}
+
+// The server's gauge of open WebSocket connections.
+async function openConnections(origin) {
+  const text = await (await fetch(origin + '/metrics')).text();
+  const m = /^inarow_connections (\d+)$/m.exec(text);
+  assert.ok(m, 'no inarow_connections in /metrics');
+  return Number(m[1]);
 }
 
 function assertNoErrors(page) {
@@ -426,4 +445,85 @@ test('a token the server does not know (a fresh store) asks for a name again', a
   await page.locator('#lobby-view').waitFor();
   assert.match(await page.evaluate(() => localStorage.getItem('inarow.token')), /^[0-9a-f]+$/);
   await context.close();
+});
+
+test('a server restart: one socket per tab, nothing playable while away, players and spectators resume', async () => {
+  // A server of its own, with a file store, so it can stop and come back on
+  // the same port with the same players and matches.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'inarow-web-'));
+  const store = path.join(dir, 'inarow.sqlite');
+  let own = await startServer({ port: 0, store });
+  const origin = own.base;
+  const port = new URL(origin).port;
+  const pages = [];
+  try {
+    const ivy = await newPlayer('ivy', { url: origin + '/' });
+    pages.push(ivy);
+    await startBotGame(ivy, { variant: 'tictactoe' });
+    assert.equal(await myTurnOrOver(ivy), 'me');
+    await playSomewhere(ivy);
+    assert.equal(await myTurnOrOver(ivy), 'me');
+    const matchId = await gameView(ivy).getAttribute('data-match-id');
+    const plies = await ply(ivy);
+    // A spectator of ivy's live game, and one of two bots' game that ends
+    // before the restart (the restarted server no longer has it).
+    const joe = await newPlayer('joe', { url: `${origin}/?watch=${matchId}` });
+    pages.push(joe);
+    await waitFor(joe, (n) => Number(document.querySelector('#game-view').dataset.ply) === n, plies);
+    const kim = await newPlayer('kim', { url: origin + '/' });
+    pages.push(kim);
+    await kim.locator('#lobby-view').waitFor();
+    await kim.locator('#variant').selectOption('tictactoe');
+    await kim.locator('#bot-match').click();
+    await waitFor(kim, () => document.querySelector('#game-view').dataset.turn === 'over');
+    const botMatch = await gameView(kim).getAttribute('data-match-id');
+    const botResult = await kim.locator('#game-status').innerText();
+    assert.equal(await openConnections(origin), 3);
+
+    await stopServer(own.process);
+    // While away the board takes nothing and the game's buttons are off.
+    await waitFor(ivy, () => document.body.dataset.connection === 'offline');
+    await ivy.locator('#status', { hasText: 'reconnecting' }).waitFor();
+    assert.equal(await ivy.locator('#board .cell.playable').count(), 0, 'a playable cell while disconnected');
+    assert.equal(await ivy.locator('#board.playable').count(), 0);
+    for (const id of ['#resign', '#offer-draw']) assert.equal(await ivy.locator(id).isDisabled(), true, id);
+    assert.match(await ivy.locator('#pending').innerText(), /Not connected/);
+    // Long enough for several retries, past the backoff's cap.
+    await ivy.waitForTimeout(12000);
+    assert.equal(await ivy.locator('#board .cell.playable').count(), 0);
+
+    own = await startServer({ port, store });
+    assert.equal(own.base, origin);
+    for (const page of pages) {
+      await waitFor(page, () => document.body.dataset.connection === 'connected'
+        && document.querySelector('#status').textContent === '', undefined, 15000);
+    }
+    // Longer than the longest backoff: a second reconnect timer would have fired by now.
+    await ivy.waitForTimeout(6000);
+    assert.equal(await openConnections(origin), 3, 'one connection per tab');
+    for (const page of pages) {
+      assert.equal(await page.evaluate(() => document.body.dataset.connection), 'connected');
+      assert.equal(await page.locator('#status').innerText(), '');
+      assert.equal(await page.locator('#status.error').count(), 0);
+    }
+
+    // ivy plays on in the same game; joe is still watching it and sees the move.
+    assert.equal(await gameView(ivy).getAttribute('data-match-id'), matchId);
+    assert.equal(await ply(ivy), plies);
+    assert.equal(await myTurnOrOver(ivy), 'me');
+    assert.equal(await ivy.locator('#resign').isDisabled(), false);
+    await playSomewhere(ivy);
+    await waitFor(joe, (n) => Number(document.querySelector('#game-view').dataset.ply) >= n, await ply(ivy));
+    assert.equal(await gameView(joe).getAttribute('data-match-id'), matchId);
+    assert.equal(await gameView(joe).getAttribute('data-role'), 'spectator');
+    // kim's finished game stays on screen as it ended, not swapped for the lobby.
+    assert.equal(await kim.locator('#game-view').isVisible(), true);
+    assert.equal(await gameView(kim).getAttribute('data-match-id'), botMatch);
+    assert.equal(await kim.locator('#game-status').innerText(), botResult);
+    for (const page of pages) assertNoErrors(page);
+  } finally {
+    for (const page of pages) await page.context().close();
+    await stopServer(own.process);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
