@@ -271,6 +271,7 @@ function showLobby() {
 }
 
 function showGame(state, asSpectator) {
+  const fresh = !game || game.matchId !== state.matchId || $('#game-view').hidden;
   game = state;
   lostTrack = '';
   watching = asSpectator;
@@ -280,6 +281,9 @@ function showGame(state, asSpectator) {
   $('#private-link').hidden = true;
   show('game-view');
   draw();
+  // The button that started the game is gone from view; without this the
+  // focus falls to the page and the keyboard has nowhere to play.
+  if (fresh) $('#board').focus({ preventScroll: true });
 }
 
 function mySide() {
@@ -316,6 +320,19 @@ function canPlay() {
   return online && myTurn();
 }
 
+// A takeback undoes our last move, so there must be one: the first player has
+// moved after one ply, the second after two.
+function haveMoved(side) {
+  return game.moves.length >= (side === 'SIDE_SECOND' ? 2 : 1);
+}
+
+// A player's rating as it now stands: the ended event's figure after the game
+// once there is one, else the one the match started with.
+function currentRating(player) {
+  const change = (game.ratings || []).find((c) => c.playerId === player.id);
+  return change?.after || player.rating;
+}
+
 function draw() {
   if (!game) return;
   const view = $('#game-view');
@@ -332,7 +349,8 @@ function draw() {
     const node = $(`#game-view .player[data-side="${s}"]`);
     node.querySelector('.piece').className = `piece piece-${boardStyle(parseVariant(game.variant) || { width: 3, height: 3 })} ${s === 'SIDE_FIRST' ? 'first' : 'second'}`;
     node.querySelector('.name').textContent = (p.name || '?') + (s === side ? ' (you)' : '');
-    node.querySelector('.rating').textContent = p.rating ? Math.round(p.rating.rating) : '';
+    const rating = currentRating(p);
+    node.querySelector('.rating').textContent = rating ? Math.round(rating.rating ?? 1500) : '';
     node.querySelector('.away').hidden = game.presence[s] !== false || Boolean(p.bot);
     node.classList.toggle('to-move', !game.result && game.toMove === s);
     const clock = node.querySelector('.clock');
@@ -365,8 +383,8 @@ function draw() {
   $('#resign').hidden = !playing;
   $('#offer-draw').hidden = !playing || game.drawOfferedBy === side;
   $('#offer-draw').disabled = !online || Boolean(game.drawOfferedBy);
-  $('#takeback').hidden = !playing;
-  $('#takeback').disabled = !online || game.moves.length === 0 || Boolean(game.takebackRequestedBy);
+  $('#takeback').hidden = !playing || !haveMoved(side);
+  $('#takeback').disabled = !online || Boolean(game.takebackRequestedBy);
   $('#resign').disabled = !online;
   for (const id of ['#accept-draw', '#decline-draw', '#accept-takeback', '#decline-takeback']) $(id).disabled = !online;
   $('#draw-answer').hidden = !playing || !game.drawOfferedBy || game.drawOfferedBy === side;

@@ -191,6 +191,10 @@ test('a whole tic-tac-toe game against a bot, by keyboard and mouse', async () =
   const page = await newPlayer('ada');
   await startBotGame(page, { variant: 'tictactoe', level: 'medium' });
   assert.equal(await myTurnOrOver(page), 'me');
+  // The game starts with the keyboard on the board, not on the page's body.
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'board');
+  // Nothing to take back before our first move.
+  assert.equal(await page.locator('#takeback').isVisible(), false, 'takeback offered before we moved');
   // The keyboard: focus the board (cursor at the centre), one step left, Enter plays a2.
   await page.locator('#board').focus();
   await page.keyboard.press('ArrowLeft');
@@ -208,6 +212,12 @@ test('a whole tic-tac-toe game against a bot, by keyboard and mouse', async () =
   // A rated bot game shows both rating changes.
   assert.equal(await page.locator('#result .rating-change').count(), 2);
   assert.match(result, /ada \(you\): 1500 → \d+ \([+-]\d+\)/);
+  // The player cards show the ratings after the game, as the result does.
+  const after = /ada \(you\): 1500 → (\d+)/.exec(result)[1];
+  assert.equal(await page.locator('.player[data-side="SIDE_FIRST"] .rating').innerText(), after);
+  const bot = await page.locator('.player[data-side="SIDE_SECOND"]');
+  const botAfter = new RegExp(`${await bot.locator('.name').innerText()}: \\d+ → (\\d+)`).exec(result)[1];
+  assert.equal(await bot.locator('.rating').innerText(), botAfter);
   await screenshot(page, 'tictactoe');
   assertNoErrors(page);
   await page.context().close();
@@ -283,7 +293,11 @@ test('two people play through a private-game link, with a draw offer and a takeb
     await page.locator(`#board [data-cell="${cell}"]`).click();
     await waitFor(page, (n) => Number(document.querySelector('#game-view').dataset.ply) > n, before);
   };
+  assert.equal(await ann.locator('#takeback').isVisible(), false, 'takeback before ann moved');
   await move(ann, 'a1');
+  assert.equal(await ann.locator('#takeback').isVisible(), true);
+  await waitFor(bob, () => document.querySelector('#game-view').dataset.ply === '1');
+  assert.equal(await bob.locator('#takeback').isVisible(), false, 'takeback before bob moved');
   await move(bob, 'b2');
   // Bob asks to take b2 back; Ann allows it; Bob plays a2 instead.
   await bob.locator('#takeback').click();
