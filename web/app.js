@@ -255,7 +255,8 @@ function showName() {
   show('name-view');
   $('#join-hint').hidden = !pendingJoin;
   const input = $('#name');
-  input.value = localStorage.getItem('inarow.name') || '';
+  input.value = input.value || localStorage.getItem('inarow.name') || '';
+  $('#name-error').hidden = true;
   input.focus();
 }
 
@@ -496,14 +497,22 @@ function variantChoice() {
   return `mnk:${m},${n},${k}${$('#gravity').checked ? ',gravity' : ''}`;
 }
 
+// The input's `required` lets a name of spaces through; the server would take
+// it trimmed to nothing, so the form says so instead of doing nothing.
 $('#name-form').addEventListener('submit', async (e) => {
   e.preventDefault();
   const name = $('#name').value.trim();
-  if (!name) return;
+  const error = $('#name-error');
+  error.hidden = Boolean(name);
+  if (!name) {
+    error.textContent = 'Type a name: it cannot be only spaces.';
+    return $('#name').focus();
+  }
   if (online) return;  // already greeted (a second click): hello is said once
   if (!conn.open) {
     // No second socket here: the planned reconnect comes back to this form.
-    flash('Not connected to the server yet; trying again…');
+    error.textContent = 'Not connected to the server yet; trying again…';
+    error.hidden = false;
     return;
   }
   await greet({ name });

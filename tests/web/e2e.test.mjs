@@ -442,6 +442,22 @@ test('a reload and a dropped connection mid-game both resume the game', async ()
   await page.context().close();
 });
 
+test('a name of only spaces is refused with a message, then a real one plays', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(base + '/');
+  await page.locator('#name-view').waitFor();
+  await enterName(page, '   ');
+  await page.locator('#name-error', { hasText: 'only spaces' }).waitFor();
+  assert.equal(await page.locator('#name-view').isVisible(), true);
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'name');
+  await enterName(page, '  zoe  ');
+  await page.locator('#lobby-view').waitFor();
+  assert.equal(await page.locator('#me').innerText(), 'zoe');
+  assert.equal(await page.locator('#name-error').isVisible(), false);
+  await context.close();
+});
+
 test('a token the server does not know (a fresh store) asks for a name again', async () => {
   const context = await browser.newContext();
   await context.addInitScript(() => {
