@@ -47,6 +47,7 @@ async function connect() {
   try {
     await conn.connect();
   } catch {
+    if (conn.socket) return;  // replaced by a newer attempt, which carries on
     return scheduleReconnect();
   }
   reconnectDelay = RECONNECT_BASE_MS;
