@@ -26,7 +26,7 @@ install_packages() {
 build() {
   local out="${1:-/build}"
   cmake -S "$src" -B "$out" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DINAROW_BUILD_TESTS=OFF -DINAROW_BUILD_BENCH=OFF >/dev/null
+    -DINAROW_BUILD_TESTS=OFF -DINAROW_BUILD_BENCH=OFF -DINAROW_BUILD_CLIENT=OFF >/dev/null
   cmake --build "$out" --target inarow-server
   strip "$out/server/inarow-server"
 }
