@@ -424,7 +424,9 @@ int main(int argc, char** argv) {
     auto ladder = calibrate(*cfg, levels, progress(*cfg, cal_opts.quiet));
     if (!ladder) {
       std::cerr << "\ninarow-arena: " << ladder.error().describe() << "\n";
-      return ladder.error().code == ErrorCode::bad_syntax ? 2 : 1;
+      // A bad level list or a record path that cannot be written is a usage error.
+      const ErrorCode code = ladder.error().code;
+      return code == ErrorCode::bad_syntax || code == ErrorCode::cannot_write ? 2 : 1;
     }
     std::cout << "\n" << ladder->to_text();
     if (ladder->stopped) {

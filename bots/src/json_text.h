@@ -1,5 +1,6 @@
-// Just enough JSON for the arena's own files: escaping strings for output and
-// reading back flat objects of strings and numbers (the record lines).
+// Just enough JSON for the arena's own files: strings quoted by the common
+// quoter, numbers for output, and reading back flat objects of strings and
+// numbers (the record lines).
 #pragma once
 
 #include <cmath>
@@ -9,39 +10,11 @@
 #include <string>
 #include <string_view>
 
+#include "inarow/common/json.h"
+
 namespace inarow::bots::json {
 
-inline std::string quote(std::string_view s) {
-  std::string out = "\"";
-  for (char ch : s) {
-    switch (ch) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(ch) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", ch);
-          out += buf;
-        } else {
-          out += ch;
-        }
-    }
-  }
-  return out + "\"";
-}
+using inarow::json::quote;
 
 // A finite number, or null (JSON has no infinity).
 inline std::string number(double v, int decimals = 2) {

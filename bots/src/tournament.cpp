@@ -11,19 +11,13 @@
 #include <stdexcept>
 #include <thread>
 
+#include "inarow/common/splitmix.h"
 #include "json_text.h"
 
 namespace inarow::bots {
 namespace {
 
 using std::chrono::milliseconds;
-
-std::uint64_t splitmix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
 
 Termination reason_of(MoveStatus s) {
   switch (s) {
@@ -329,7 +323,7 @@ expected<TournamentResult, Error> run_tournament(
   if (!cfg.record_path.empty() && !todo.empty()) {
     record.open(cfg.record_path, std::ios::app);
     if (!record) {
-      return unexpected(Error{ErrorCode::bad_syntax, 0, "cannot write " + cfg.record_path});
+      return unexpected(Error{ErrorCode::cannot_write, 0, "cannot write " + cfg.record_path});
     }
   }
 
@@ -351,7 +345,7 @@ expected<TournamentResult, Error> run_tournament(
       // depend on which worker plays which game.
       auto make = [&](int who, int side) {
         const std::uint64_t seed =
-            splitmix(cfg.seed ^ splitmix(std::uint64_t(job.index) * 2 + side));
+            splitmix64(cfg.seed ^ splitmix64(std::uint64_t(job.index) * 2 + side));
         return cfg.player_factory ? cfg.player_factory(who, seed)
                                   : make_player(cfg.variant, cfg.participants[who], seed, cfg.stop);
       };

@@ -14,8 +14,8 @@
 #include <string_view>
 #include <vector>
 
-#include "inarow/engine/error.h"
-#include "inarow/engine/expected.h"
+#include "inarow/common/error.h"
+#include "inarow/common/expected.h"
 
 namespace inarow::bots {
 
