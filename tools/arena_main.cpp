@@ -13,6 +13,7 @@
 #include "inarow/bots/calibrate.h"
 #include "inarow/bots/tournament.h"
 #include "inarow/bots/tuning.h"
+#include "inarow/bots/weights_file.h"
 
 namespace {
 
@@ -137,9 +138,9 @@ std::vector<double> parse_list(const std::string& text) {
   return out;
 }
 
-expected<Weights, std::string> load_weights(const Variant& v, const std::string& path) {
+expected<Weights, std::string> weights_or_defaults(const Variant& v, const std::string& path) {
   if (path.empty()) return Weights::defaults(v);
-  auto w = Weights::load(v, path);
+  auto w = bots::load_weights(v, path);
   if (!w) return unexpected(path + ": " + w.error().describe());
   return *w;
 }
@@ -302,7 +303,7 @@ int main(int argc, char** argv) {
       std::cerr << "inarow-arena: --variant: " << v.error().describe() << "\n";
       return 2;
     }
-    auto start = load_weights(*v, tune_start);
+    auto start = weights_or_defaults(*v, tune_start);
     if (!start) {
       std::cerr << "inarow-arena: --start: " << start.error() << "\n";
       return 2;
@@ -394,7 +395,7 @@ int main(int argc, char** argv) {
       std::cerr << "inarow-arena: --variant: " << v.error().describe() << "\n";
       return 2;
     }
-    auto start = load_weights(*v, texel_start);
+    auto start = weights_or_defaults(*v, texel_start);
     if (!start) {
       std::cerr << "inarow-arena: --start: " << start.error() << "\n";
       return 2;

@@ -5,6 +5,8 @@
 #include <charconv>
 #include <random>
 
+#include "inarow/bots/weights_file.h"
+
 namespace inarow::bots {
 
 namespace {
@@ -174,7 +176,7 @@ expected<std::unique_ptr<Bot>, Error> make_bot(const Variant& v, const BotSpec& 
   if (spec.random) return std::unique_ptr<Bot>(make_random_bot(seed));
   Weights weights = Weights::defaults(v);
   if (!spec.weights_path.empty()) {
-    auto loaded = Weights::load(v, spec.weights_path);
+    auto loaded = load_weights(v, spec.weights_path);
     if (!loaded) return unexpected(std::move(loaded).error());
     weights = std::move(*loaded);
   }
