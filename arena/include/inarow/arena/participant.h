@@ -31,4 +31,5 @@ struct Participant {
 expected<std::unique_ptr<Player>, Error> make_player(const Variant& v, const Participant& p,
                                                      std::uint64_t seed,
                                                      const std::atomic<bool>* stop = nullptr);
+
 }  // namespace inarow::arena

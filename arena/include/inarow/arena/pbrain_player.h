@@ -14,4 +14,5 @@ namespace inarow::arena {
 // The board goes over as START size (square) or RECTSTART w,h; x is the
 // column and y the row counted from the top, both from 0.
 std::unique_ptr<Player> make_pbrain_player(std::string command, std::string name);
+
 }  // namespace inarow::arena
