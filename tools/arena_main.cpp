@@ -10,14 +10,19 @@
 #include <iostream>
 #include <thread>
 
-#include "inarow/bots/calibrate.h"
-#include "inarow/bots/tournament.h"
-#include "inarow/bots/tuning.h"
+#include "inarow/arena/calibration.h"
+#include "inarow/arena/report.h"
+#include "inarow/arena/spsa.h"
+#include "inarow/arena/texel.h"
+#include "inarow/arena/tournament.h"
+#include "inarow/arena/verify.h"
+#include "inarow/bots/weights_file.h"
 
 namespace {
 
 using namespace inarow;
-using namespace inarow::bots;
+using namespace inarow::arena;
+using inarow::bots::make_bot;
 
 std::atomic<bool> g_stop{false};
 
@@ -137,9 +142,9 @@ std::vector<double> parse_list(const std::string& text) {
   return out;
 }
 
-expected<Weights, std::string> load_weights(const Variant& v, const std::string& path) {
+expected<Weights, std::string> weights_or_defaults(const Variant& v, const std::string& path) {
   if (path.empty()) return Weights::defaults(v);
-  auto w = Weights::load(v, path);
+  auto w = bots::load_weights(v, path);
   if (!w) return unexpected(path + ": " + w.error().describe());
   return *w;
 }
@@ -302,7 +307,7 @@ int main(int argc, char** argv) {
       std::cerr << "inarow-arena: --variant: " << v.error().describe() << "\n";
       return 2;
     }
-    auto start = load_weights(*v, tune_start);
+    auto start = weights_or_defaults(*v, tune_start);
     if (!start) {
       std::cerr << "inarow-arena: --start: " << start.error() << "\n";
       return 2;
@@ -354,30 +359,24 @@ int main(int argc, char** argv) {
         !write_file(tune_plot, spsa_history_svg(r, "SPSA weights, " + v->name)))
       return 1;
     if (!tune_sprt.empty()) {
-      // The check: tuned against start weights, paired openings, stopped by SPRT.
+      // The check (verify.h): tuned against start weights, stopped by SPRT.
       auto sprt_cfg = SprtConfig::parse(tune_sprt);
       if (!sprt_cfg) {
         std::cerr << "inarow-arena: --sprt: " << sprt_cfg.error().describe() << "\n";
         return 2;
       }
-      const std::string start_path = tune_out + ".start.txt";
+      const VerifyPlan plan{*sprt_cfg, tune_sprt_games, tune_depth, tune_out};
+      const std::string start_path = start_weights_path(tune_out);
       if (!write_file(start_path, "variant = " + v->name + "\n" + start->to_text())) return 1;
-      auto cfg = tune_opts.config();
-      if (!cfg) return 2;
-      cfg->seed = tune_opts.seed + 1;  // openings the tuner did not see
-      cfg->games_per_pairing = tune_sprt_games;
-      cfg->openings.count = tune_sprt_games / 2;
-      cfg->openings.depth = std::min(tune_opts.opening_depth, 2);
-      cfg->sprt = *sprt_cfg;
-      const std::string depth = "depth=" + std::to_string(tune_depth);
-      cfg->participants = {*Participant::parse("tuned:" + depth + ",weights=" + tune_out),
-                           *Participant::parse("start:" + depth + ",weights=" + start_path)};
-      auto result = run_tournament(*cfg, progress(*cfg, tune_opts.quiet));
+      auto match = tune_opts.config();
+      if (!match) return 2;
+      const TournamentConfig cfg = verification_config(std::move(match).value(), plan);
+      auto result = run_tournament(cfg, progress(cfg, tune_opts.quiet));
       if (!result) {
         std::cerr << "\ninarow-arena: " << result.error().message << "\n";
         return 1;
       }
-      std::cout << "\n" << format_report(*cfg, *result);
+      std::cout << "\n" << format_report(cfg, *result);
       return 0;
     }
     std::cout << "wrote " << tune_out << "\ncheck it: inarow-arena -v " << v->name
@@ -394,7 +393,7 @@ int main(int argc, char** argv) {
       std::cerr << "inarow-arena: --variant: " << v.error().describe() << "\n";
       return 2;
     }
-    auto start = load_weights(*v, texel_start);
+    auto start = weights_or_defaults(*v, texel_start);
     if (!start) {
       std::cerr << "inarow-arena: --start: " << start.error() << "\n";
       return 2;
@@ -424,7 +423,9 @@ int main(int argc, char** argv) {
     auto ladder = calibrate(*cfg, levels, progress(*cfg, cal_opts.quiet));
     if (!ladder) {
       std::cerr << "\ninarow-arena: " << ladder.error().describe() << "\n";
-      return ladder.error().code == ErrorCode::bad_syntax ? 2 : 1;
+      // A bad level list or a record path that cannot be written is a usage error.
+      const ErrorCode code = ladder.error().code;
+      return code == ErrorCode::bad_syntax || code == ErrorCode::cannot_write ? 2 : 1;
     }
     std::cout << "\n" << ladder->to_text();
     if (ladder->stopped) {

@@ -3,7 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
-#include "inarow/bots/pbrain.h"
+#include "inarow/bots/pbrain_session.h"
 
 int main(int argc, char** argv) {
   CLI::App app{

@@ -5,6 +5,8 @@
 #include <charconv>
 #include <random>
 
+#include "inarow/bots/weights_file.h"
+
 namespace inarow::bots {
 
 namespace {
@@ -100,6 +102,25 @@ Error spec_error(std::size_t offset, std::string message) {
   return Error{ErrorCode::bad_syntax, offset, std::move(message)};
 }
 
+// A plain searcher over given weights, for the tuners.
+class WeightsBot final : public Bot {
+ public:
+  WeightsBot(const Variant& v, Weights w, int depth, std::uint64_t nodes, std::size_t tt)
+      : searcher_(v, std::move(w), tt), depth_(depth), nodes_(nodes) {}
+  std::string name() const override { return "weights"; }
+  Choice choose(const Game& game, const MoveBudget& budget) override {
+    const auto r = searcher_.search(
+        game, Limits{.depth = depth_, .nodes = nodes_, .time = budget.time, .stop = budget.stop});
+    return Choice{r.best, r.score, r.depth, r.nodes};
+  }
+  void new_game() override { searcher_.clear(); }
+
+ private:
+  Searcher searcher_;
+  int depth_;
+  std::uint64_t nodes_;
+};
+
 }  // namespace
 
 std::span<const Level> levels() { return kLevels; }
@@ -174,7 +195,7 @@ expected<std::unique_ptr<Bot>, Error> make_bot(const Variant& v, const BotSpec& 
   if (spec.random) return std::unique_ptr<Bot>(make_random_bot(seed));
   Weights weights = Weights::defaults(v);
   if (!spec.weights_path.empty()) {
-    auto loaded = Weights::load(v, spec.weights_path);
+    auto loaded = load_weights(v, spec.weights_path);
     if (!loaded) return unexpected(std::move(loaded).error());
     weights = std::move(*loaded);
   }
@@ -186,6 +207,11 @@ expected<std::unique_ptr<Bot>, Error> make_level_bot(const Variant& v, std::stri
   auto spec = BotSpec::parse(level);
   if (!spec) return unexpected(std::move(spec).error());
   return make_bot(v, *spec, seed);
+}
+
+std::unique_ptr<Bot> make_weights_bot(const Variant& v, Weights weights, int depth,
+                                      std::uint64_t nodes, std::size_t tt_megabytes) {
+  return std::make_unique<WeightsBot>(v, std::move(weights), depth, nodes, tt_megabytes);
 }
 
 }  // namespace inarow::bots

@@ -1,8 +1,6 @@
 #include "inarow/engine/evaluator.h"
 
 #include <charconv>
-#include <fstream>
-#include <sstream>
 
 namespace inarow {
 
@@ -86,14 +84,6 @@ expected<Weights, Error> Weights::parse(const Variant& v, std::string_view text)
     w.by_count[n] = x;
   }
   return w;
-}
-
-expected<Weights, Error> Weights::load(const Variant& v, const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return unexpected(Error{ErrorCode::bad_weights, 0, "cannot read weights file '" + path + "'"});
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse(v, text.str());
 }
 
 std::string Weights::to_text() const {

@@ -29,7 +29,6 @@ TEST(Weights, BadFilesNameTheLine) {
     EXPECT_EQ(w.error().code, ErrorCode::bad_weights);
     EXPECT_NE(w.error().message.find("line 2"), std::string::npos) << w.error().message;
   }
-  EXPECT_FALSE(Weights::load(v, "/nonexistent/weights.txt"));
 }
 
 // The evaluator's view through the search: a depth-0 search is the static

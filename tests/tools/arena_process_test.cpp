@@ -10,10 +10,12 @@
 #include <iostream>
 #include <sstream>
 
-#include "inarow/bots/subprocess.h"
-#include "inarow/bots/tournament.h"
+#include "inarow/arena/record.h"
+#include "inarow/arena/report.h"
+#include "inarow/arena/subprocess.h"
+#include "inarow/arena/tournament.h"
 
-namespace inarow::bots {
+namespace inarow::arena {
 namespace {
 
 namespace fs = std::filesystem;
@@ -195,4 +197,4 @@ TEST(ArenaCli, TournamentTuneAndCalibrateWriteTheirFiles) {
 }
 
 }  // namespace
-}  // namespace inarow::bots
+}  // namespace inarow::arena

@@ -44,11 +44,11 @@ class Bot {
 // A strength preset. Elo is measured by `inarow-arena calibrate`.
 struct Level {
   std::string_view name;
-  int depth;             // plies, 0 = unlimited (by time)
-  int time_ms;           // per move, 0 = unlimited (by depth)
-  int blunder_percent;   // chance of a uniformly random legal move
-  int noise;             // picks among moves within this many score points of the best
-  bool solve_small;      // solve exactly when few enough cells are empty
+  int depth;            // plies, 0 = unlimited (by time)
+  int time_ms;          // per move, 0 = unlimited (by depth)
+  int blunder_percent;  // chance of a uniformly random legal move
+  int noise;            // picks among moves within this many score points of the best
+  bool solve_small;     // solve exactly when few enough cells are empty
 };
 
 // beginner, easy, medium, hard, expert, master: weakest first.
@@ -76,5 +76,10 @@ expected<std::unique_ptr<Bot>, Error> make_bot(const Variant& v, const BotSpec& 
 // Convenience for a level by name ("medium"); unknown names give an Error.
 expected<std::unique_ptr<Bot>, Error> make_level_bot(const Variant& v, std::string_view level,
                                                      std::uint64_t seed);
+
+// A searching bot over explicit weights (the tuners play these): fixed depth
+// and/or node limit, the best move of the search, no randomness.
+std::unique_ptr<Bot> make_weights_bot(const Variant& v, Weights weights, int depth,
+                                      std::uint64_t nodes = 0, std::size_t tt_megabytes = 4);
 
 }  // namespace inarow::bots

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "inarow/engine/expected.h"
+#include "inarow/common/expected.h"
 #include "inarow/v1/inarow.pb.h"
 
 namespace inarow::client {

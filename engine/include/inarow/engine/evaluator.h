@@ -1,14 +1,15 @@
 // The line-window evaluator: every window of k cells along a row, column or
 // diagonal that holds stones of one side only scores weight[count] for that
-// side. Weights are data: per variant defaults, or read from a small text file.
+// side. Weights are data: per variant defaults, or parsed from a small text
+// (the bots read it from a file: the engine does no I/O).
 #pragma once
 
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "inarow/engine/error.h"
-#include "inarow/engine/expected.h"
+#include "inarow/common/error.h"
+#include "inarow/common/expected.h"
 #include "inarow/engine/variant.h"
 
 namespace inarow {
@@ -23,7 +24,6 @@ struct Weights {
   // Text form: "w1 = 1", "w2 = 4"... one per line, '#' comments. Counts not
   // given keep their default. Errors name the line.
   static expected<Weights, Error> parse(const Variant& v, std::string_view text);
-  static expected<Weights, Error> load(const Variant& v, const std::string& path);
   std::string to_text() const;
 
   bool operator==(const Weights&) const = default;

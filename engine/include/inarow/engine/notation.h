@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "inarow/engine/error.h"
-#include "inarow/engine/expected.h"
+#include "inarow/common/error.h"
+#include "inarow/common/expected.h"
 #include "inarow/engine/variant.h"
 
 namespace inarow {

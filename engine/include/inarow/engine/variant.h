@@ -4,8 +4,8 @@
 #include <string>
 #include <string_view>
 
-#include "inarow/engine/error.h"
-#include "inarow/engine/expected.h"
+#include "inarow/common/error.h"
+#include "inarow/common/expected.h"
 
 namespace inarow {
 

@@ -1,0 +1,29 @@
+// The check after tuning: the tuned weights play the weights tuning started
+// from, on openings the tuner did not see, until an SPRT decides (or the game
+// budget runs out). Tuning proposes; only this accepts.
+#pragma once
+
+#include <string>
+
+#include "inarow/arena/sprt.h"
+#include "inarow/arena/tournament.h"
+
+namespace inarow::arena {
+
+struct VerifyPlan {
+  SprtConfig sprt;
+  int max_games = 4000;    // most games of the check
+  int depth = 2;           // both sides search as deep as the tuning games did
+  std::string tuned_path;  // the tuned weights file
+};
+
+// Where the start weights are written for the check: beside the tuned ones.
+std::string start_weights_path(const std::string& tuned_path);
+
+// The check's tournament from the tuning run's match settings `match`: a seed
+// one past the tuner's (other openings), `max_games` over as many openings as
+// pairs, shallow balance checks, "tuned" (tuned_path) against "start"
+// (start_weights_path) at `depth`, stopped by the SPRT.
+TournamentConfig verification_config(TournamentConfig match, const VerifyPlan& plan);
+
+}  // namespace inarow::arena

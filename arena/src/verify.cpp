@@ -1,0 +1,25 @@
+#include "inarow/arena/verify.h"
+
+#include <algorithm>
+
+namespace inarow::arena {
+
+std::string start_weights_path(const std::string& tuned_path) {
+  return tuned_path + ".start.txt";
+}
+
+TournamentConfig verification_config(TournamentConfig match, const VerifyPlan& plan) {
+  TournamentConfig cfg = std::move(match);
+  cfg.seed += 1;  // openings the tuner did not see
+  cfg.games_per_pairing = plan.max_games;
+  cfg.openings.count = plan.max_games / 2;
+  cfg.openings.depth = std::min(cfg.openings.depth, 2);
+  cfg.sprt = plan.sprt;
+  const std::string depth = "depth=" + std::to_string(plan.depth);
+  cfg.participants = {
+      *Participant::parse("tuned:" + depth + ",weights=" + plan.tuned_path),
+      *Participant::parse("start:" + depth + ",weights=" + start_weights_path(plan.tuned_path))};
+  return cfg;
+}
+
+}  // namespace inarow::arena

@@ -1,0 +1,215 @@
+#include "inarow/bots/pbrain_session.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <istream>
+
+namespace inarow::bots {
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
+    s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
+    s.remove_suffix(1);
+  return s;
+}
+
+// Integers separated by commas: "10,7" or "10,7,1".
+std::vector<int> numbers(std::string_view s) {
+  std::vector<int> out;
+  std::size_t pos = 0;
+  while (pos <= s.size()) {
+    auto end = s.find(',', pos);
+    if (end == std::string_view::npos) end = s.size();
+    const auto item = trim(s.substr(pos, end - pos));
+    int v = 0;
+    if (item.empty() ||
+        std::from_chars(item.data(), item.data() + item.size(), v).ec != std::errc{})
+      return {};
+    out.push_back(v);
+    pos = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+PbrainSession::PbrainSession(PbrainOptions options) : options_(std::move(options)) {}
+PbrainSession::~PbrainSession() = default;
+
+void PbrainSession::start(int width, int height, std::ostream& out) {
+  const auto v = Variant::parse("mnk:" + std::to_string(width) + "," + std::to_string(height) +
+                                "," + std::to_string(options_.k));
+  if (!v) {
+    out << "ERROR unsupported size: " << v.error().message << std::endl;
+    return;
+  }
+  auto bot = make_bot(*v, options_.bot, options_.seed);
+  if (!bot) {
+    out << "ERROR " << bot.error().message << std::endl;
+    return;
+  }
+  game_ = std::make_unique<Game>(*v);
+  bot_ = std::move(bot).value();
+  out << "OK" << std::endl;
+}
+
+std::optional<Cell> PbrainSession::parse_cell(std::string_view text) const {
+  const auto xy = numbers(text);
+  if (xy.size() < 2 || !game_) return std::nullopt;
+  const auto& v = game_->variant();
+  const int col = xy[0], row = v.height - 1 - xy[1];
+  if (!v.on_board(col, row)) return std::nullopt;
+  return v.cell(col, row);
+}
+
+std::string PbrainSession::format_cell(Cell c) const {
+  const auto& v = game_->variant();
+  return std::to_string(v.col(c)) + "," + std::to_string(v.height - 1 - v.row(c));
+}
+
+std::chrono::milliseconds PbrainSession::budget() const {
+  // Keep a safety margin for the pipes and the manager's own timing.
+  std::int64_t t = 0;
+  if (timeout_turn_ > 0) t = timeout_turn_;
+  if (timeout_match_ > 0 && time_left_ >= 0) {
+    const std::int64_t share = time_left_ / 15;
+    t = t > 0 ? std::min(t, share) : share;
+  }
+  if (t <= 0) return std::chrono::milliseconds(0);
+  return std::chrono::milliseconds(std::max<std::int64_t>(1, t * 8 / 10 - 20));
+}
+
+void PbrainSession::answer_move(std::ostream& out) {
+  if (!game_) {
+    out << "ERROR no START" << std::endl;
+    return;
+  }
+  if (game_->over()) {
+    out << "ERROR the game is over" << std::endl;
+    return;
+  }
+  const Choice c = bot_->choose(*game_, MoveBudget{budget(), nullptr});
+  (void)game_->play(c.move);
+  out << format_cell(c.move) << std::endl;
+}
+
+bool PbrainSession::handle(std::string_view raw, std::ostream& out) {
+  const auto line = trim(raw);
+  if (line.empty()) return true;
+  const auto space = line.find(' ');
+  std::string cmd(line.substr(0, space));
+  std::transform(cmd.begin(), cmd.end(), cmd.begin(),
+                 [](unsigned char ch) { return char(std::toupper(ch)); });
+  const auto arg = space == std::string_view::npos ? std::string_view{} : trim(line.substr(space));
+
+  if (in_board_) {
+    if (cmd != "DONE") {
+      const auto f = numbers(line);
+      const auto c = parse_cell(line);
+      if (f.size() == 3 && c) board_.emplace_back(*c, f[2]);
+      return true;
+    }
+    // Rebuild the game: the side with more stones (or the opponent, when
+    // equal and we are to move) moved first; play the stones alternately.
+    in_board_ = false;
+    if (!game_) {
+      out << "ERROR no START" << std::endl;
+      return true;
+    }
+    std::vector<Cell> own, theirs;
+    for (auto [c, field] : board_)
+      (field == 1 ? own : theirs).push_back(c);
+    if (!(own.size() == theirs.size() || theirs.size() == own.size() + 1)) {
+      out << "ERROR the board does not leave us to move" << std::endl;
+      return true;
+    }
+    const bool we_first = own.size() == theirs.size();
+    const auto& first = we_first ? own : theirs;
+    const auto& second = we_first ? theirs : own;
+    Game g(game_->variant());
+    for (std::size_t i = 0; i < first.size() + second.size(); ++i) {
+      const Cell c = i % 2 == 0 ? first[i / 2] : second[i / 2];
+      if (!g.play(c)) {
+        out << "ERROR bad board at " << format_cell(c) << std::endl;
+        return true;
+      }
+    }
+    *game_ = std::move(g);
+    answer_move(out);
+    return true;
+  }
+
+  if (cmd == "START") {
+    const auto n = numbers(arg);
+    if (n.size() != 1) {
+      out << "ERROR START needs a size" << std::endl;
+    } else {
+      start(n[0], n[0], out);
+    }
+  } else if (cmd == "RECTSTART") {
+    const auto n = numbers(arg);
+    if (n.size() != 2) {
+      out << "ERROR RECTSTART needs width,height" << std::endl;
+    } else {
+      start(n[0], n[1], out);
+    }
+  } else if (cmd == "RESTART") {
+    if (!game_) {
+      out << "ERROR no START" << std::endl;
+    } else {
+      *game_ = Game(game_->variant());
+      bot_->new_game();
+      out << "OK" << std::endl;
+    }
+  } else if (cmd == "BEGIN") {
+    answer_move(out);
+  } else if (cmd == "TURN") {
+    const auto c = parse_cell(arg);
+    if (!c || !game_ || !game_->play(*c)) {
+      out << "ERROR bad move '" << std::string(arg) << "'" << std::endl;
+    } else {
+      answer_move(out);
+    }
+  } else if (cmd == "BOARD") {
+    in_board_ = true;
+    board_.clear();
+  } else if (cmd == "TAKEBACK") {
+    const auto c = parse_cell(arg);
+    if (c && game_ && game_->ply() > 0 && game_->last_move() == *c) {
+      game_->undo();
+      out << "OK" << std::endl;
+    } else {
+      out << "ERROR cannot take back '" << std::string(arg) << "'" << std::endl;
+    }
+  } else if (cmd == "INFO") {
+    const auto sp = arg.find(' ');
+    const std::string key(arg.substr(0, sp));
+    const auto value = sp == std::string_view::npos ? std::string_view{} : trim(arg.substr(sp));
+    std::int64_t v = 0;
+    const bool numeric =
+        std::from_chars(value.data(), value.data() + value.size(), v).ec == std::errc{};
+    if (numeric && key == "timeout_turn") timeout_turn_ = v;
+    if (numeric && key == "timeout_match") timeout_match_ = v;
+    if (numeric && key == "time_left") time_left_ = v;
+  } else if (cmd == "ABOUT") {
+    out << "name=\"inarow\", version=\"0.1\", author=\"inarow\", country=\"-\"" << std::endl;
+  } else if (cmd == "END") {
+    return false;
+  } else {
+    out << "UNKNOWN " << cmd << std::endl;
+  }
+  return true;
+}
+
+int run_pbrain(std::istream& in, std::ostream& out, const PbrainOptions& options) {
+  PbrainSession session(options);
+  std::string line;
+  while (std::getline(in, line))
+    if (!session.handle(line, out)) break;
+  return 0;
+}
+
+}  // namespace inarow::bots

@@ -1,0 +1,102 @@
+#include "inarow/bots/pbrain_session.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace inarow::bots {
+namespace {
+
+// Feed lines to a session and collect its answers, one per output line.
+class Brain {
+ public:
+  explicit Brain(const std::string& bot = "depth=2", int k = 4)
+      : session_(PbrainOptions{*BotSpec::parse(bot), k, 1}) {}
+  std::string say(const std::string& line) {
+    std::ostringstream out;
+    alive_ = session_.handle(line, out);
+    auto s = out.str();
+    if (!s.empty() && s.back() == '\n') s.pop_back();
+    return s;
+  }
+  bool alive() const { return alive_; }
+  const Game* game() const { return session_.game(); }
+
+ private:
+  PbrainSession session_;
+  bool alive_ = true;
+};
+
+bool is_coords(const std::string& s) {
+  int x = -1, y = -1;
+  return std::sscanf(s.c_str(), "%d,%d", &x, &y) == 2 && x >= 0 && y >= 0;
+}
+
+TEST(Pbrain, ScriptedGame) {
+  Brain b;
+  EXPECT_EQ(b.say("START 7"), "OK");
+  EXPECT_EQ(b.say("INFO timeout_turn 1000"), "");
+  EXPECT_EQ(b.say("INFO timeout_match 100000"), "");
+  const auto first = b.say("BEGIN");
+  EXPECT_TRUE(is_coords(first)) << first;
+  ASSERT_NE(b.game(), nullptr);
+  EXPECT_EQ(b.game()->ply(), 1);
+  // Answer every move with a legal move of its own, then take one back.
+  for (int i = 0; i < 3; ++i) {
+    std::string reply;
+    for (int x = 0; x < 7 && reply.empty(); ++x)
+      for (int y = 0; y < 7; ++y)
+        if (!b.game()->at(x, 6 - y)) {
+          reply = b.say("TURN " + std::to_string(x) + "," + std::to_string(y));
+          break;
+        }
+    EXPECT_TRUE(is_coords(reply)) << reply;
+  }
+  EXPECT_EQ(b.game()->ply(), 7);
+  const Cell last = b.game()->last_move();
+  const auto& v = b.game()->variant();
+  EXPECT_EQ(b.say("TAKEBACK " + std::to_string(v.col(last)) + "," +
+                  std::to_string(v.height - 1 - v.row(last))),
+            "OK");
+  EXPECT_EQ(b.game()->ply(), 6);
+  EXPECT_EQ(b.say("RESTART"), "OK");
+  EXPECT_EQ(b.game()->ply(), 0);
+  b.say("END");
+  EXPECT_FALSE(b.alive());
+}
+
+TEST(Pbrain, BoardThenWinsAndBlocks) {
+  Brain b;
+  ASSERT_EQ(b.say("START 9"), "OK");
+  // Own stones at (2..4, 4) with both ends open: the brain completes four.
+  b.say("BOARD");
+  for (const char* l : {"2,4,1", "0,0,2", "3,4,1", "8,8,2", "4,4,1", "0,8,2"})
+    b.say(l);
+  const auto win = b.say("DONE");
+  EXPECT_TRUE(win == "1,4" || win == "5,4") << win;
+  EXPECT_TRUE(b.game()->over());
+  // The opponent has three in a column, closed at one end: the brain blocks
+  // the other.
+  ASSERT_EQ(b.say("RESTART"), "OK");
+  b.say("BOARD");
+  for (const char* l : {"2,2,2", "2,5,1", "2,3,2", "8,0,1", "2,4,2"})
+    b.say(l);
+  EXPECT_EQ(b.say("DONE"), "2,1");
+}
+
+TEST(Pbrain, RectangularBoardsAndErrors) {
+  Brain b("depth=1", 3);
+  EXPECT_EQ(b.say("RECTSTART 5,4"), "OK");
+  EXPECT_EQ(b.game()->variant().width, 5);
+  EXPECT_EQ(b.game()->variant().height, 4);
+  EXPECT_EQ(b.say("TURN 9,9").rfind("ERROR", 0), 0u);
+  EXPECT_EQ(b.say("TAKEBACK 0,0").rfind("ERROR", 0), 0u);
+  EXPECT_EQ(b.say("FROBNICATE").rfind("UNKNOWN", 0), 0u);
+  EXPECT_NE(b.say("ABOUT").find("name=\"inarow\""), std::string::npos);
+  Brain c;
+  EXPECT_EQ(c.say("BEGIN").rfind("ERROR", 0), 0u);    // no START yet
+  EXPECT_EQ(c.say("START 2").rfind("ERROR", 0), 0u);  // too small for k = 4
+}
+
+}  // namespace
+}  // namespace inarow::bots

@@ -1,0 +1,46 @@
+#include "inarow/bots/weights_file.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace inarow::bots {
+namespace {
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("inarow_weights_file_test_" + std::to_string(::getpid()) + "_" + name);
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+TEST(WeightsFile, LoadsWhatParseReads) {
+  const Variant v = Variant::connect4();
+  const std::string text = "# tuned\nvariant = connect4\nw1 = 2\nw3 = 90\n";
+  const auto path = write_temp("good.txt", text);
+  const auto w = load_weights(v, path);
+  ASSERT_TRUE(w) << w.error().describe();
+  EXPECT_EQ(*w, *Weights::parse(v, text));
+  std::filesystem::remove(path);
+}
+
+TEST(WeightsFile, AMissingFileCannotBeRead) {
+  const auto w = load_weights(Variant::connect4(), "/nonexistent/weights.txt");
+  ASSERT_FALSE(w);
+  EXPECT_EQ(w.error().code, ErrorCode::cannot_read);
+  EXPECT_NE(w.error().message.find("/nonexistent/weights.txt"), std::string::npos);
+}
+
+TEST(WeightsFile, BadContentsNameTheLine) {
+  const auto path = write_temp("bad.txt", "w1 = 1\nw2 = two\n");
+  const auto w = load_weights(Variant::connect4(), path);
+  ASSERT_FALSE(w);
+  EXPECT_EQ(w.error().code, ErrorCode::bad_weights);
+  EXPECT_NE(w.error().message.find("line 2"), std::string::npos) << w.error().message;
+  std::filesystem::remove(path);
+}
+
+}  // namespace
+}  // namespace inarow::bots
