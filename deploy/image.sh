@@ -83,8 +83,10 @@ case "${1:-}" in
     install_packages runtime
     out="$(mktemp -d)"
     build "$out"
-    check_runtime_libraries "$out/server/inarow-server"
-    check_serves "$out/server/inarow-server"
+    # Where the image puts it, so the unprivileged user can run it.
+    install -m 755 "$out/server/inarow-server" /usr/local/bin/inarow-server
+    check_runtime_libraries /usr/local/bin/inarow-server
+    check_serves /usr/local/bin/inarow-server
     ;;
   *) sed -n '2,13p' "$0"; exit 2 ;;
 esac
