@@ -56,7 +56,10 @@ check_serves() {
   log="$dir/log"
   id inarow >/dev/null 2>&1 || useradd --system --home-dir "$dir" inarow
   chown inarow "$dir"
-  su -s /bin/sh inarow -c "exec '$binary' --address 127.0.0.1 --port 0 --store '$dir/inarow.db'" >"$log" 2>&1 &
+  # setpriv execs the server itself (su would stay as its parent), so the
+  # signal and the exit status below are the server's own.
+  setpriv --reuid=inarow --regid=inarow --init-groups \
+    "$binary" --address 127.0.0.1 --port 0 --store "$dir/inarow.db" >"$log" 2>&1 &
   local pid=$!
   for _ in $(seq 100); do
     port="$(grep -o 'listening on [0-9.]*:[0-9]*' "$log" | head -1 | sed 's/.*://')" || true
