@@ -5,7 +5,9 @@
 #include <cassert>
 #include <variant>
 
+#include "threats.h"
 #include "tt.h"
+#include "vcf.h"
 #include "windows.h"
 
 namespace inarow {
@@ -20,6 +22,13 @@ namespace {
 constexpr int kMaxPly = kMaxCells + 1;
 // Moves searched per node on gomoku-sized boards in heuristic search.
 constexpr int kPruneWidth = 12;
+// VCF limits: at the root (our win, and the opponent's against each reply)
+// and as a dive at the main search's leaves.
+constexpr int kRootVcfPlies = 40;
+constexpr std::uint64_t kRootVcfNodes = 20000;
+constexpr std::uint64_t kDefenceVcfNodes = 4000;
+constexpr int kLeafVcfPlies = 16;
+constexpr std::uint64_t kLeafVcfNodes = 40;
 
 // A move list on the stack, with an ordering score per move. On one-word
 // boards it also keeps, per move, the mover's winning cells after it: the
@@ -58,7 +67,13 @@ class Core {
   using Board = Bitboard<W>;
 
   Core(const Variant& v, const Weights& weights, TranspositionTable& tt)
-      : geo_(Geometry<W>::make(v)), pos_(geo_), tt_(tt), windows_(v), eval_(windows_, weights) {
+      : geo_(Geometry<W>::make(v)),
+        pos_(geo_),
+        tt_(tt),
+        windows_(v),
+        eval_(windows_, weights),
+        shape_{geo_->directions, v.k},
+        vcf_(shape_, geo_->board) {
     // Centre-first: cells nearer the middle order first among equals.
     for (int c = 0; c < v.width; ++c)
       for (int r = 0; r < v.height; ++r) {
@@ -67,12 +82,16 @@ class Core {
         centre_[v.cell(c, r)] = -(std::abs(dc) + std::abs(dr));
       }
     neighbourhood_ = !v.gravity && v.cells() > 49;
+    threat_rules_ = neighbourhood_ && v.k >= 5;
   }
 
   void set_weights(const Weights& w) { eval_.set_weights(w); }
   void clear_history() {
-    for (auto& h : history_) h.fill(0);
-    for (auto& k : killers_) k = {-1, -1};
+    for (auto& h : history_)
+      h.fill(0);
+    for (auto& k : killers_)
+      k = {-1, -1};
+    vcf_.clear();
   }
 
   SearchResult search(const Game& game, const Limits& limits,
@@ -108,14 +127,23 @@ class Core {
     if (aborted_) return true;
     if ((nodes_ & 1023) != 0) return false;
     if ((stop_ && stop_->load(std::memory_order_relaxed)) ||
-        (node_limit_ && nodes_ >= node_limit_) ||
-        (deadline_ && Clock::now() >= *deadline_))
+        (node_limit_ && nodes_ >= node_limit_) || (deadline_ && Clock::now() >= *deadline_))
       aborted_ = true;
     return aborted_;
   }
   Board candidates(const Board& playable) const;
   void order(MoveList<W>& list, const Board& moves, int tt_move, int ply) const;
   std::vector<Cell> principal_variation(int max_len);
+  Board empty_cells() const { return geo_->board & ~pos_.occupied(); }
+  // A VCF for the side to move, or (as if it could move now) for its opponent.
+  typename detail::Vcf<W>::Result vcf(bool for_opponent, int plies, std::uint64_t budget) {
+    const Side a = for_opponent ? opponent(pos_.to_move()) : pos_.to_move();
+    auto r = vcf_.find(a, pos_.stones(a), pos_.stones(opponent(a)), pos_.key(), plies, budget);
+    nodes_ += vcf_.nodes();
+    return r;
+  }
+  // Root moves that leave the opponent no VCF, when it has one now.
+  Board refutations_of_opponent_vcf();
   int empties() const { return geo_->variant.cells() - pos_.ply(); }
 
   std::shared_ptr<const Geometry<W>> geo_;
@@ -127,6 +155,10 @@ class Core {
   std::array<std::array<int, kMaxCells>, 2> history_{};
   std::array<std::array<int, 2>, kMaxPly> killers_{};
   bool neighbourhood_ = false;
+  bool threat_rules_ = false;  // k >= 5 without gravity: fours and threes force replies
+  detail::LineShape<W> shape_;
+  detail::Vcf<W> vcf_;
+  Board root_moves_;  // when not empty, the root searches only these
 
   // Per search.
   bool use_eval_ = true;
@@ -141,7 +173,8 @@ class Core {
 template <int W>
 void Core<W>::seat(const Game& game, const Limits& limits, bool use_eval) {
   pos_ = Position<W>(geo_);
-  for (Cell m : game.moves()) pos_.make_nonwinning(m);  // the game is not over
+  for (Cell m : game.moves())
+    pos_.make_nonwinning(m);  // the game is not over
   use_eval_ = use_eval;
   if (use_eval_) eval_.reset(pos_.moves());
   aborted_ = false;
@@ -151,6 +184,7 @@ void Core<W>::seat(const Game& game, const Limits& limits, bool use_eval) {
   deadline_.reset();
   if (limits.time.count() > 0) deadline_ = Clock::now() + limits.time;
   root_best_ = kNoCell;
+  root_moves_ = Board{};
 }
 
 // Gomoku-sized boards: only cells within two steps of a stone are worth trying.
@@ -163,7 +197,8 @@ typename Core<W>::Board Core<W>::candidates(const Board& playable) const {
     return Board::bit(v.cell(v.width / 2, v.height / 2));
   }
   Board near = occ;
-  for (int d : geo_->directions) near |= (occ << d) | (occ >> d) | (occ << 2 * d) | (occ >> 2 * d);
+  for (int d : geo_->directions)
+    near |= (occ << d) | (occ >> d) | (occ << 2 * d) | (occ >> 2 * d);
   return near & playable;
 }
 
@@ -212,6 +247,24 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
   const Board their_lines = their_lines_hint ? *their_lines_hint : pos_.winning_cells(them);
   const Board threats = their_lines & playable;
   Board moves = threats.any() ? threats : candidates(playable);
+  bool forced = threats.any();
+  if (!forced && threat_rules_) {
+    // An opponent's three (a move away from a straight four, which wins)
+    // leaves two kinds of move: spoil every such window at once, or make a
+    // four, which the opponent must answer first. Anything else loses.
+    const Board empty = empty_cells();
+    const auto three = detail::threes(shape_, pos_.stones(them), empty);
+    if (three.makers.any()) {
+      forced = true;
+      moves = (three.defence | detail::four_cells(shape_, pos_.stones(pos_.to_move()), empty)) &
+              playable;
+      if (moves.none()) {
+        if (ply == 0) root_best_ = three.makers.lowest();
+        return -(kMate - ply - 4);
+      }
+    }
+  }
+  if (ply == 0 && root_moves_.any() && (moves & root_moves_).any()) moves &= root_moves_;
   // Under gravity, a stone right below the opponent's winning cell hands it over.
   if (geo_->variant.gravity) moves &= ~(their_lines >> 1);
   if (moves.none() || threats.count() > 1) {
@@ -232,7 +285,15 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
   alpha = std::max(alpha, worst);
   beta = std::min(beta, best_possible);
 
-  if (depth <= 0) return evaluate();
+  if (depth <= 0) {
+    // Quiescence, gomoku style: a short VCF dive sees the fours the
+    // horizon hides.
+    if (threat_rules_ && use_eval_) {
+      const auto r = vcf(false, kLeafVcfPlies, kLeafVcfNodes);
+      if (r.move != kNoCell) return kMate - ply - r.plies;
+    }
+    return evaluate();
+  }
 
   const TTEntry entry = tt_.probe(key, ply);
   int tt_move = kNoCell;
@@ -255,7 +316,7 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
   int best_move = kNoCell;
   // Big open boards: beyond the root, only the most promising moves are worth
   // a look (forward pruning; never while solving, never when forced).
-  const int width = neighbourhood_ && use_eval_ && ply > 0 && threats.none() ? kPruneWidth : list.size;
+  const int width = neighbourhood_ && use_eval_ && ply > 0 && !forced ? kPruneWidth : list.size;
   for (int i = 0; i < std::min(width, list.size); ++i) {
     const int m = list.pick(i);
     const Board* child_lines = nullptr;
@@ -292,7 +353,9 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
     }
   }
 
-  const Bound bound = best >= beta ? Bound::lower : best <= alpha_orig ? Bound::upper : Bound::exact;
+  const Bound bound = best >= beta         ? Bound::lower
+                      : best <= alpha_orig ? Bound::upper
+                                           : Bound::exact;
   tt_.store(key, ply, best, depth, bound, best_move);
   return best;
 }
@@ -308,7 +371,8 @@ std::vector<Cell> Core<W>::principal_variation(int max_len) {
     pos_.make(e.move);
     ++made;
   }
-  while (made--) pos_.undo();
+  while (made--)
+    pos_.undo();
   return pv;
 }
 
@@ -327,6 +391,22 @@ SearchResult Core<W>::search(const Game& game, const Limits& limits,
     result.nodes = 1;
     if (on_iteration) on_iteration({1, result.score, 1, {}, result.pv});
     return result;
+  }
+  if (threat_rules_) {
+    // A VCF of our own wins outright; against one of the opponent's, only
+    // the moves that leave it none are worth searching.
+    if (const auto r = vcf(false, kRootVcfPlies, kRootVcfNodes); r.move != kNoCell) {
+      result.best = r.move;
+      result.score = kMate - r.plies;
+      result.depth = r.plies;
+      result.exact = true;
+      result.pv = {r.move};
+      result.nodes = nodes_;
+      result.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start);
+      if (on_iteration) on_iteration({r.plies, result.score, nodes_, result.elapsed, result.pv});
+      return result;
+    }
+    root_moves_ = refutations_of_opponent_vcf();
   }
   const int max_depth = limits.depth > 0 ? std::min(limits.depth, empties()) : empties();
   for (int depth = 1; depth <= max_depth; ++depth) {
@@ -354,6 +434,20 @@ SearchResult Core<W>::search(const Game& game, const Limits& limits,
   result.nodes = nodes_;
   result.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start);
   return result;
+}
+
+template <int W>
+typename Core<W>::Board Core<W>::refutations_of_opponent_vcf() {
+  if (vcf(true, kRootVcfPlies, kRootVcfNodes).move == kNoCell) return {};
+  Board keep;
+  const Board their_fives = pos_.winning_cells(opponent(pos_.to_move())) & pos_.playable();
+  const Board moves = their_fives.any() ? their_fives : candidates(pos_.playable());
+  for (int m : bits(moves)) {
+    make(m);
+    if (vcf(false, kRootVcfPlies, kDefenceVcfNodes).move == kNoCell) keep.set(m);
+    undo();
+  }
+  return keep;  // empty when nothing refutes it: then search them all
 }
 
 template <int W>
@@ -392,7 +486,9 @@ Solution Core<W>::solve(const Game& game, bool weak, const std::atomic<bool>* st
   Solution sol;
   auto finish = [&](Score s) {
     sol.score = s;
-    sol.value_for_mover = s > 0 ? Outcome::first_wins : s < 0 ? Outcome::second_wins : Outcome::draw;
+    sol.value_for_mover = s > 0   ? Outcome::first_wins
+                          : s < 0 ? Outcome::second_wins
+                                  : Outcome::draw;
     sol.plies = weak ? -1 : (s == 0 ? depth : mate_plies(s));
     sol.nodes = nodes_;
     return sol;
@@ -425,11 +521,14 @@ Solution Core<W>::solve(const Game& game, bool weak, const std::atomic<bool>* st
   Cell proven = kNoCell;  // the move behind the last raise of lo achieves lo
   while (lo < hi && !aborted_) {
     int med = lo + (hi - lo) / 2;
-    if (med <= 0 && lo / 2 < med) med = lo / 2;
-    else if (med >= 0 && hi / 2 > med) med = hi / 2;
+    if (med <= 0 && lo / 2 < med)
+      med = lo / 2;
+    else if (med >= 0 && hi / 2 > med)
+      med = hi / 2;
     const Score probe = score_of(med);
     const Score r = negamax(depth, probe, probe + 1, 0);
-    if (r <= probe) hi = std::min(med, rank_of(r));
+    if (r <= probe)
+      hi = std::min(med, rank_of(r));
     else {
       lo = std::max(med + 1, rank_of(r));
       proven = root_best_;
@@ -463,10 +562,18 @@ struct Searcher::Impl {
   Impl(const Variant& v, Weights w, std::size_t mb) : variant(v), weights(std::move(w)), tt(mb) {
     if (weights.by_count.empty()) weights = Weights::defaults(v);
     switch (v.words()) {
-      case 1: core = std::make_unique<Core<1>>(v, weights, tt); break;
-      case 2: core = std::make_unique<Core<2>>(v, weights, tt); break;
-      case 4: core = std::make_unique<Core<4>>(v, weights, tt); break;
-      default: core = std::make_unique<Core<7>>(v, weights, tt); break;
+      case 1:
+        core = std::make_unique<Core<1>>(v, weights, tt);
+        break;
+      case 2:
+        core = std::make_unique<Core<2>>(v, weights, tt);
+        break;
+      case 4:
+        core = std::make_unique<Core<4>>(v, weights, tt);
+        break;
+      default:
+        core = std::make_unique<Core<7>>(v, weights, tt);
+        break;
     }
   }
 };
@@ -477,7 +584,9 @@ Searcher::~Searcher() = default;
 Searcher::Searcher(Searcher&&) noexcept = default;
 Searcher& Searcher::operator=(Searcher&&) noexcept = default;
 
-const Variant& Searcher::variant() const { return impl_->variant; }
+const Variant& Searcher::variant() const {
+  return impl_->variant;
+}
 
 SearchResult Searcher::search(const Game& game, const Limits& limits,
                               const std::function<void(const SearchInfo&)>& on_iteration) {

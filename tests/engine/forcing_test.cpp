@@ -1,0 +1,177 @@
+// Forcing play on gomoku: threats that must be answered (fours, threes) and
+// victories by continuous fours (VCF), on constructed positions whose
+// answers are worked out by hand in the comments.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "inarow/engine/notation.h"
+#include "inarow/engine/search.h"
+
+namespace inarow {
+namespace {
+
+// A game from the stones of each side: the first player's ("x") and the
+// second's ("o") alternate, so x.size() == o.size() leaves x to move.
+Game from_stones(const Variant& v, const std::vector<std::string>& x,
+                 const std::vector<std::string>& o) {
+  std::string text;
+  for (std::size_t i = 0; i < std::max(x.size(), o.size()); ++i) {
+    if (i < x.size()) text += x[i];
+    if (i < o.size()) text += o[i];
+  }
+  auto game = Game::parse(v, text);
+  EXPECT_TRUE(game) << text << ": " << game.error().describe();
+  return game ? *game : Game(v);
+}
+
+// One of the eight symmetries of the square board applied to a cell name.
+std::string transform(const Variant& v, const std::string& name, int symmetry) {
+  const Cell c = *Game(v).parse_move(name);
+  int col = v.col(c), row = v.row(c);
+  const int n = v.width - 1;
+  if (symmetry & 1) col = n - col;
+  if (symmetry & 2) row = n - row;
+  if (symmetry & 4) std::swap(col, row);
+  return format_move(v, v.cell(col, row));
+}
+
+std::vector<std::string> transform(const Variant& v, const std::vector<std::string>& cells,
+                                   int symmetry) {
+  std::vector<std::string> out;
+  for (const auto& c : cells)
+    out.push_back(transform(v, c, symmetry));
+  return out;
+}
+
+SearchResult search_depth(const Game& game, int depth) {
+  Searcher searcher(game.variant(), {}, 4);
+  Limits limits;
+  limits.depth = depth;
+  return searcher.search(game, limits);
+}
+
+bool contains(const std::vector<std::string>& set, const std::string& s) {
+  return std::find(set.begin(), set.end(), s) != set.end();
+}
+
+// x: a closed three in column h (o on h7), two in row 11 (o on l11) and a
+// closed three in column k (o on k6). Playing k11 is a four (five cell k10)
+// that also makes row 11 h..k a line of three; after the block, h11 is a
+// double four (h12 and g11): a win in 5 plies. h11 first works too (four on
+// h12, then k11 is a double four on k10 and g11), and so does h12 (four on
+// h11, then j10 makes the open four h12-i11-j10-k9). No win in 3: no cell
+// makes two five cells now. The o stones in the corners only balance the count.
+const std::vector<std::string> kVcfX = {"h8", "h9", "h10", "i11", "j11", "k7", "k8", "k9"};
+const std::vector<std::string> kVcfO = {"h7", "l11", "k6", "a1", "a15", "o1", "o15", "o8"};
+
+TEST(Vcf, FindsAWinBeyondTheSearchDepth) {
+  const Variant v = Variant::gomoku();
+  const Game game = from_stones(v, kVcfX, kVcfO);
+  const SearchResult r = search_depth(game, 1);
+  EXPECT_EQ(r.score, kMate - 5);
+  EXPECT_TRUE(contains({"h11", "h12", "k11"}, format_move(v, r.best))) << format_move(v, r.best);
+}
+
+TEST(Vcf, NeverClaimsAWinPastTheOpponentsFour) {
+  // The same fours, but o has a four in column a (a5..a8, x on a9): x must
+  // block a4 first, which is no four, so there is no VCF.
+  const Variant v = Variant::gomoku();
+  std::vector<std::string> x = kVcfX, o = {"h7", "l11", "k6", "a5", "a6", "a7", "a8", "o1", "o15"};
+  x.push_back("a9");
+  const SearchResult r = search_depth(from_stones(v, x, o), 1);
+  EXPECT_EQ(format_move(v, r.best), "a4");
+  EXPECT_LT(r.score, kMaxEval);
+}
+
+TEST(Vcf, NeverClaimsAWinWithFoursThatLeadNowhere) {
+  // One closed three: h11 and h12 are fours, each blocked for good.
+  const Variant v = Variant::gomoku();
+  const Game game = from_stones(v, {"h8", "h9", "h10", "a15"}, {"h7", "a1", "o1", "o15"});
+  const SearchResult r = search_depth(game, 1);
+  EXPECT_FALSE(is_mate_score(r.score)) << r.score;
+}
+
+TEST(Vcf, DefendsAgainstTheOpponentsVcf) {
+  // o: a closed three in column h (x on h7) and one in row 11 (x on l11).
+  // o's h11 would be a double four (h12 and g11): a win in 3. x has no
+  // four to play first, so it must take h11, h12 or g11; anything else
+  // loses in 4 plies. (x's other stones sit in the corners; o may still
+  // win later by threes, which is not what this tests.)
+  const Variant v = Variant::gomoku();
+  const Game game = from_stones(v, {"h7", "l11", "a1", "a15", "o1", "o15"},
+                                {"h8", "h9", "h10", "i11", "j11", "k11"});
+  ASSERT_EQ(game.to_move(), Side::first);
+  for (int depth : {1, 2, 3, 4}) {
+    const SearchResult r = search_depth(game, depth);
+    EXPECT_TRUE(contains({"h11", "h12", "g11"}, format_move(v, r.best)))
+        << "depth " << depth << ": " << format_move(v, r.best);
+    EXPECT_GT(r.score, -(kMate - 4)) << "depth " << depth << ": lost to the double four";
+  }
+}
+
+TEST(Threats, BlocksAnOpenThree) {
+  // o: g8 h8 i8 with e8, f8, j8, k8 empty: f8 and j8 stop the straight
+  // four; e8 and k8 do not (o answers with the other side's straight four).
+  const Variant v = Variant::gomoku();
+  const Game game = from_stones(v, {"h10", "a1", "o15"}, {"g8", "h8", "i8"});
+  ASSERT_EQ(game.to_move(), Side::first);
+  for (int depth : {1, 2, 3, 4}) {
+    const SearchResult r = search_depth(game, depth);
+    EXPECT_TRUE(contains({"f8", "j8"}, format_move(v, r.best)))
+        << "depth " << depth << ": " << format_move(v, r.best);
+  }
+}
+
+TEST(Threats, BlocksAFourEvenWhenAThreeLooksBetter) {
+  // o has a closed four (h7..h10, x on h11); x has an open three in row 3.
+  const Variant v = Variant::gomoku();
+  const Game game =
+      from_stones(v, {"h11", "d3", "e3", "f3", "a15"}, {"h7", "h8", "h9", "h10", "o1"});
+  ASSERT_EQ(game.to_move(), Side::first);
+  for (int depth : {1, 2, 3, 4})
+    EXPECT_EQ(format_move(v, search_depth(game, depth).best), "h6");
+}
+
+TEST(Threats, PrefersAFasterWinToBlockingAThree) {
+  // o has an open three in row 8; x has an open three in column c (c3..c5,
+  // c1, c2, c6, c7 empty): c2 or c6 makes an open four, which wins before
+  // o's three becomes anything.
+  const Variant v = Variant::gomoku();
+  const Game game = from_stones(v, {"c3", "c4", "c5", "o15"}, {"g8", "h8", "i8", "a15"});
+  const SearchResult r = search_depth(game, 3);
+  EXPECT_TRUE(contains({"c2", "c6"}, format_move(v, r.best))) << format_move(v, r.best);
+  EXPECT_EQ(r.score, kMate - 3);
+}
+
+TEST(Threats, NeverMissesAFive) {
+  const Variant v = Variant::gomoku();
+  // x has a four (c3..c6, c7 empty); o has an open four.
+  const Game game = from_stones(v, {"c3", "c4", "c5", "c6", "o15"}, {"g8", "h8", "i8", "j8", "c2"});
+  const SearchResult r = search_depth(game, 3);
+  EXPECT_EQ(format_move(v, r.best), "c7");
+  EXPECT_EQ(r.score, kMate - 1);
+}
+
+// The tactics suite: the VCF position in all eight orientations, each a win
+// in 5 plies found at depth 1.
+TEST(Vcf, TacticsSuiteSolvedInEveryOrientation) {
+  const Variant v = Variant::gomoku();
+  int solved = 0;
+  for (int symmetry = 0; symmetry < 8; ++symmetry) {
+    const Game game = from_stones(v, transform(v, kVcfX, symmetry), transform(v, kVcfO, symmetry));
+    const SearchResult r = search_depth(game, 1);
+    const std::vector<std::string> firsts =
+        transform(v, std::vector<std::string>{"h11", "h12", "k11"}, symmetry);
+    if (r.score == kMate - 5 && contains(firsts, format_move(v, r.best)))
+      ++solved;
+    else
+      ADD_FAILURE() << symmetry << ": " << format_move(v, r.best) << " " << r.score;
+  }
+  EXPECT_EQ(solved, 8);
+}
+
+}  // namespace
+}  // namespace inarow
