@@ -4,6 +4,7 @@
 # on paired openings (each opening played with both colours). A thin script
 # over `inarow-arena tournament`, so it does not care where the arena's code
 # lives. Prints the score, Elo +- 95% margin, terminations and game lengths.
+# The arena's --time-margin of 200 ms absorbs a loaded machine's jitter.
 #
 #   bench/gomoku/strength.sh [options] PBRAIN_COMMAND
 #     --ours CMD      our engine's pbrain command (default: build/release/tools/pbrain-inarow)
@@ -35,14 +36,16 @@ done
 [[ $# -eq 1 ]] || { sed -n 2,17p "$0" >&2; exit 2; }
 opponent=$1
 [[ -n $record ]] || record=$(mktemp /tmp/gomoku-strength.XXXXXX.jsonl)
-# Three random stones near the centre per opening. A per-game clock far
-# above what the moves use makes the arena send INFO timeout_match and
-# INFO time_left to both engines, as Gomocup managers do; the per-move
-# limit is what binds.
+# Three random stones near the centre per opening. Only a per-move limit:
+# the arena then sends INFO timeout_turn and INFO timeout_match 0 (no match
+# clock, so no time_left to go with it). With a match clock it sends
+# INFO time_left before every TURN, and pbrain-rapfi at times answers that
+# with "ERROR Unknown command: TIME_LEFT", which the arena scores as an
+# illegal move: a win that was never played.
 "$arena" tournament -v gomoku --format gauntlet -q \
   -e "ours:pbrain:$ours" -e "opponent:pbrain:$opponent" \
   -n "$games" -j "$jobs" --seed "$seed" --openings $(((games + 1) / 2)) --opening-plies 3 \
-  --tc-move "$movetime" --tc-game $((movetime * 400)) --time-margin 200 --record "$record" |
+  --tc-move "$movetime" --time-margin 200 --record "$record" |
   sed -n '/^Pairings/,$p'
 # Game lengths by result, from our side.
 python3 - "$record" <<'PY'

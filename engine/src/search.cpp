@@ -29,6 +29,10 @@ constexpr std::uint64_t kRootVcfNodes = 20000;
 constexpr std::uint64_t kDefenceVcfNodes = 4000;
 constexpr int kLeafVcfPlies = 16;
 constexpr std::uint64_t kLeafVcfNodes = 40;
+// Leaf terms on top of the window score, per cell: where the side to move
+// makes a four, where it makes a straight four (a three's cell), and the
+// same for the opponent, who moves second.
+constexpr std::array<int, 4> kThreatWeights = {15, 40, 10, 25};
 
 // A move list on the stack, with an ordering score per move. On one-word
 // boards it also keeps, per move, the mover's winning cells after it: the
@@ -125,19 +129,25 @@ class Core {
   }
   bool out_of_budget() {
     if (aborted_) return true;
-    if ((nodes_ & 1023) != 0) return false;
+    // Every 1024 nodes (VCF dives add theirs in one go).
+    if (nodes_ < next_check_) return false;
+    next_check_ = nodes_ + 1024 - (nodes_ & 1023);
     if ((stop_ && stop_->load(std::memory_order_relaxed)) ||
         (node_limit_ && nodes_ >= node_limit_) || (deadline_ && Clock::now() >= *deadline_))
       aborted_ = true;
     return aborted_;
   }
   Board candidates(const Board& playable) const;
-  void order(MoveList<W>& list, const Board& moves, int tt_move, int ply) const;
+  // `sharp`: cells that make or stop a straight four; `forcing`: cells that
+  // make a four for either side. Both go before quiet moves.
+  void order(MoveList<W>& list, const Board& moves, int tt_move, int ply, const Board& sharp,
+             const Board& forcing) const;
   std::vector<Cell> principal_variation(int max_len);
   Board empty_cells() const { return geo_->board & ~pos_.occupied(); }
   // A VCF for the side to move, or (as if it could move now) for its opponent.
   typename detail::Vcf<W>::Result vcf(bool for_opponent, int plies, std::uint64_t budget) {
     const Side a = for_opponent ? opponent(pos_.to_move()) : pos_.to_move();
+    if (node_limit_) budget = std::min(budget, node_limit_ > nodes_ ? node_limit_ - nodes_ : 1);
     auto r = vcf_.find(a, pos_.stones(a), pos_.stones(opponent(a)), pos_.key(), plies, budget);
     nodes_ += vcf_.nodes();
     return r;
@@ -158,12 +168,14 @@ class Core {
   bool threat_rules_ = false;  // k >= 5 without gravity: fours and threes force replies
   detail::LineShape<W> shape_;
   detail::Vcf<W> vcf_;
-  Board root_moves_;  // when not empty, the root searches only these
+  Board root_moves_;      // when not empty, the root searches only these
+  int root_choices_ = 0;  // moves the root had to choose from
 
   // Per search.
   bool use_eval_ = true;
   bool aborted_ = false;
   std::uint64_t nodes_ = 0;
+  std::uint64_t next_check_ = 0;
   std::uint64_t node_limit_ = 0;
   const std::atomic<bool>* stop_ = nullptr;
   std::optional<Clock::time_point> deadline_;
@@ -179,6 +191,7 @@ void Core<W>::seat(const Game& game, const Limits& limits, bool use_eval) {
   if (use_eval_) eval_.reset(pos_.moves());
   aborted_ = false;
   nodes_ = 0;
+  next_check_ = 0;
   node_limit_ = limits.nodes;
   stop_ = limits.stop;
   deadline_.reset();
@@ -203,7 +216,8 @@ typename Core<W>::Board Core<W>::candidates(const Board& playable) const {
 }
 
 template <int W>
-void Core<W>::order(MoveList<W>& list, const Board& moves, int tt_move, int ply) const {
+void Core<W>::order(MoveList<W>& list, const Board& moves, int tt_move, int ply, const Board& sharp,
+                    const Board& forcing) const {
   const Side us = pos_.to_move();
   const Board own = pos_.stones(us);
   const auto& killers = killers_[ply];
@@ -216,6 +230,8 @@ void Core<W>::order(MoveList<W>& list, const Board& moves, int tt_move, int ply)
     if (use_eval_) {
       s += history_[index(us)][m] / 64;
       if (m == killers[0] || m == killers[1]) s += 1 << 20;
+      if (sharp.test(m)) s += 1 << 22;
+      if (forcing.test(m)) s += 1 << 21;
     }
     if constexpr (W == 1) {
       // Threat-first (Pons): moves that leave us more winning cells first.
@@ -248,23 +264,42 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
   const Board threats = their_lines & playable;
   Board moves = threats.any() ? threats : candidates(playable);
   bool forced = threats.any();
+  int threat_score = 0;  // the leaves' threat terms, for the side to move
+  Board sharp, forcing_cells;
   if (!forced && threat_rules_) {
+    const Side us = pos_.to_move();
+    const Board empty = empty_cells();
+    // Our three while they have no four to interrupt with: a straight four
+    // next, then a five.
+    const Board their_fours = detail::four_cells(shape_, pos_.stones(them), empty);
+    const auto our_threes = detail::threes(shape_, pos_.stones(us), empty);
+    if (our_threes.makers.any() && their_fours.none()) {
+      if (ply == 0) root_best_ = our_threes.makers.lowest();
+      return kMate - ply - 3;
+    }
     // An opponent's three (a move away from a straight four, which wins)
     // leaves two kinds of move: spoil every such window at once, or make a
     // four, which the opponent must answer first. Anything else loses.
-    const Board empty = empty_cells();
+    const Board our_fours = detail::four_cells(shape_, pos_.stones(us), empty);
     const auto three = detail::threes(shape_, pos_.stones(them), empty);
+    threat_score =
+        kThreatWeights[0] * our_fours.count() + kThreatWeights[1] * our_threes.makers.count() -
+        kThreatWeights[2] * their_fours.count() - kThreatWeights[3] * three.makers.count();
+    sharp = our_threes.makers | three.any;
+    forcing_cells = our_fours | their_fours;
     if (three.makers.any()) {
       forced = true;
-      moves = (three.defence | detail::four_cells(shape_, pos_.stones(pos_.to_move()), empty)) &
-              playable;
+      moves = (three.defence | our_fours) & playable;
       if (moves.none()) {
         if (ply == 0) root_best_ = three.makers.lowest();
         return -(kMate - ply - 4);
       }
     }
   }
-  if (ply == 0 && root_moves_.any() && (moves & root_moves_).any()) moves &= root_moves_;
+  if (ply == 0) {
+    if (root_moves_.any() && (moves & root_moves_).any()) moves &= root_moves_;
+    root_choices_ = moves.count();
+  }
   // Under gravity, a stone right below the opponent's winning cell hands it over.
   if (geo_->variant.gravity) moves &= ~(their_lines >> 1);
   if (moves.none() || threats.count() > 1) {
@@ -292,7 +327,7 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
       const auto r = vcf(false, kLeafVcfPlies, kLeafVcfNodes);
       if (r.move != kNoCell) return kMate - ply - r.plies;
     }
-    return evaluate();
+    return std::clamp(evaluate() + threat_score, -kMaxEval + 1, kMaxEval - 1);
   }
 
   const TTEntry entry = tt_.probe(key, ply);
@@ -309,7 +344,7 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
   }
 
   MoveList<W> list;
-  order(list, moves, tt_move, ply);
+  order(list, moves, tt_move, ply, sharp, forcing_cells);
 
   const Score alpha_orig = alpha;
   Score best = -kInfinity;
@@ -424,6 +459,8 @@ SearchResult Core<W>::search(const Game& game, const Limits& limits,
     result.exact = depth >= empties() || (is_mate_score(score) && mate_plies(score) <= depth);
     if (on_iteration) on_iteration({depth, score, nodes_, result.elapsed, result.pv});
     if (result.exact) break;
+    // A single reply (a four to block, say) needs no deeper look under a clock.
+    if (root_choices_ == 1 && deadline_) break;
     // Another iteration costs several times this one: do not start what cannot finish.
     if (deadline_ && Clock::now() + (Clock::now() - start) * 2 > *deadline_) break;
   }
