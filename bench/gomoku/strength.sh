@@ -47,12 +47,16 @@ opponent=$1
   -n "$games" -j "$jobs" --seed "$seed" --openings $(((games + 1) / 2)) --opening-plies 3 \
   --tc-move "$movetime" --time-margin 200 --record "$record" |
   sed -n '/^Pairings/,$p'
-# Game lengths by result, from our side.
+# Game lengths by result, from our side, and games lost by an engine that
+# answered ERROR to a command (a protocol fault, not a move): void.
 python3 - "$record" <<'PY'
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-won, lost, drawn = [], [], []
+won, lost, drawn, void = [], [], [], 0
 for g in lines:
+    if g["reason"] == "illegal" and "ERROR" in g.get("detail", ""):
+        void += 1
+        continue
     ours_first = g["first_name"] == "ours"
     r = g["result"]
     if r == "1/2-1/2": drawn.append(g["plies"])
@@ -60,5 +64,5 @@ for g in lines:
     else: lost.append(g["plies"])
 def mean(xs): return f"{sum(xs)/len(xs):.0f}" if xs else "-"
 print(f"games {len(lines)}: won {len(won)} (mean {mean(won)} plies), lost {len(lost)} "
-      f"(mean {mean(lost)} plies), drawn {len(drawn)}; record {sys.argv[1]}")
+      f"(mean {mean(lost)} plies), drawn {len(drawn)}, void {void}; record {sys.argv[1]}")
 PY
