@@ -27,6 +27,9 @@ constexpr int kPruneWidth = 12;
 constexpr int kRootVcfPlies = 40;
 constexpr std::uint64_t kRootVcfNodes = 20000;
 constexpr std::uint64_t kDefenceVcfNodes = 4000;
+// VCT (fours and threes) at the root, ours and the opponent's.
+constexpr int kRootVctPlies = 15;
+constexpr std::uint64_t kRootVctNodes = 10000;
 constexpr int kLeafVcfPlies = 16;
 constexpr std::uint64_t kLeafVcfNodes = 40;
 // Leaf terms on top of the window score, per cell: where the side to move
@@ -145,15 +148,18 @@ class Core {
   std::vector<Cell> principal_variation(int max_len);
   Board empty_cells() const { return geo_->board & ~pos_.occupied(); }
   // A VCF for the side to move, or (as if it could move now) for its opponent.
-  typename detail::Vcf<W>::Result vcf(bool for_opponent, int plies, std::uint64_t budget) {
+  // With `threes`, a VCT: victory by continuous threats (fours and threes).
+  typename detail::Vcf<W>::Result vcf(bool for_opponent, int plies, std::uint64_t budget,
+                                      bool threes = false) {
     const Side a = for_opponent ? opponent(pos_.to_move()) : pos_.to_move();
     if (node_limit_) budget = std::min(budget, node_limit_ > nodes_ ? node_limit_ - nodes_ : 1);
-    auto r = vcf_.find(a, pos_.stones(a), pos_.stones(opponent(a)), pos_.key(), plies, budget);
+    auto r =
+        vcf_.find(a, pos_.stones(a), pos_.stones(opponent(a)), pos_.key(), plies, budget, threes);
     nodes_ += vcf_.nodes();
     return r;
   }
-  // Root moves that leave the opponent no VCF, when it has one now.
-  Board refutations_of_opponent_vcf();
+  // Root moves that leave the opponent no VCF (or VCT), when it has one now.
+  Board refutations_of_opponent_threats(bool threes);
   int empties() const { return geo_->variant.cells() - pos_.ply(); }
 
   std::shared_ptr<const Geometry<W>> geo_;
@@ -430,7 +436,9 @@ SearchResult Core<W>::search(const Game& game, const Limits& limits,
   if (threat_rules_) {
     // A VCF of our own wins outright; against one of the opponent's, only
     // the moves that leave it none are worth searching.
-    if (const auto r = vcf(false, kRootVcfPlies, kRootVcfNodes); r.move != kNoCell) {
+    auto r = vcf(false, kRootVcfPlies, kRootVcfNodes);
+    if (r.move == kNoCell) r = vcf(false, kRootVctPlies, kRootVctNodes, true);
+    if (r.move != kNoCell) {
       result.best = r.move;
       result.score = kMate - r.plies;
       result.depth = r.plies;
@@ -441,7 +449,8 @@ SearchResult Core<W>::search(const Game& game, const Limits& limits,
       if (on_iteration) on_iteration({r.plies, result.score, nodes_, result.elapsed, result.pv});
       return result;
     }
-    root_moves_ = refutations_of_opponent_vcf();
+    root_moves_ = refutations_of_opponent_threats(false);
+    if (root_moves_.none()) root_moves_ = refutations_of_opponent_threats(true);
   }
   const int max_depth = limits.depth > 0 ? std::min(limits.depth, empties()) : empties();
   for (int depth = 1; depth <= max_depth; ++depth) {
@@ -474,14 +483,15 @@ SearchResult Core<W>::search(const Game& game, const Limits& limits,
 }
 
 template <int W>
-typename Core<W>::Board Core<W>::refutations_of_opponent_vcf() {
-  if (vcf(true, kRootVcfPlies, kRootVcfNodes).move == kNoCell) return {};
+typename Core<W>::Board Core<W>::refutations_of_opponent_threats(bool threes) {
+  const int plies = threes ? kRootVctPlies : kRootVcfPlies;
+  if (vcf(true, plies, threes ? kRootVctNodes : kRootVcfNodes, threes).move == kNoCell) return {};
   Board keep;
   const Board their_fives = pos_.winning_cells(opponent(pos_.to_move())) & pos_.playable();
   const Board moves = their_fives.any() ? their_fives : candidates(pos_.playable());
   for (int m : bits(moves)) {
     make(m);
-    if (vcf(false, kRootVcfPlies, kDefenceVcfNodes).move == kNoCell) keep.set(m);
+    if (vcf(false, plies, kDefenceVcfNodes, threes).move == kNoCell) keep.set(m);
     undo();
   }
   return keep;  // empty when nothing refutes it: then search them all

@@ -82,6 +82,32 @@ Bitboard<W> four_cells(const LineShape<W>& g, const Bitboard<W>& own, const Bitb
   return result;
 }
 
+// Empty cells where a stone of `own` makes a three: some window of k+1
+// through the cell has empty ends and k-3 own stones and two empty cells
+// (the cell and one more) inside.
+template <int W>
+Bitboard<W> three_cells(const LineShape<W>& g, const Bitboard<W>& own, const Bitboard<W>& empty) {
+  using Board = Bitboard<W>;
+  const Board mine_or_empty = own | empty;
+  Board result;
+  for (int d : g.directions) {
+    Board starts = empty & ahead(empty, g.k, d);
+    Board one, two, three;
+    for (int i = 1; i < g.k; ++i) {
+      const Board e = ahead(empty, i, d);
+      starts &= ahead(mine_or_empty, i, d);
+      three |= two & e;
+      two |= one & e;
+      one |= e;
+    }
+    starts &= two & ~three;
+    if (starts.none()) continue;
+    for (int i = 1; i < g.k; ++i)
+      result |= ahead(starts, -i, d) & empty;
+  }
+  return result;
+}
+
 // The straight fours a side can make with one move, and the cells that stop
 // all of them.
 template <int W>

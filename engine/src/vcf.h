@@ -1,6 +1,9 @@
 // Victory by continuous fours (VCF): a win made of fours only, each of which
 // the defender must block at once, ending in a five or in a four the
-// defender cannot block (two five cells).
+// defender cannot block (two five cells). With threes as well it is a VCT
+// (victory by continuous threats): after a three the defender may take any
+// cell that spoils all its straight fours, or play a four of its own, and
+// every such reply must lose.
 //
 // It works on the two sides' stones as plain bitboards, not on a Position:
 // it needs no move list, and "what if the opponent could move now" (the
@@ -14,6 +17,7 @@
 // the depth they failed at, so transpositions of the same fours cost nothing.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -45,11 +49,13 @@ class Vcf {
   // `key` is the position's Zobrist key; max_plies bounds the line's length
   // and node_budget the work (a search cut short finds nothing).
   Result find(Side attacker, const Board& own, const Board& theirs, std::uint64_t key,
-              int max_plies, std::uint64_t node_budget) {
+              int max_plies, std::uint64_t node_budget, bool with_threes = false) {
     attacker_ = attacker;
+    threes_ = with_threes;
     own_ = own;
     theirs_ = theirs;
-    key_ = key ^ (attacker == Side::first ? 0 : 0x5DEECE66DULL);
+    key_ =
+        key ^ (attacker == Side::first ? 0 : 0x5DEECE66DULL) ^ (with_threes ? 0xA5A5A5A5A5ULL : 0);
     budget_ = node_budget;
     nodes_ = 0;
     aborted_ = false;
@@ -88,10 +94,23 @@ class Vcf {
     Entry& slot = table_[key_ & mask_];
     if (slot.key == key_ && slot.depth >= depth) return 0;
 
-    // The defender's five cells must be blocked first, by a four.
+    // The defender's five cells must be blocked first, by a four (or, with
+    // threes, a three).
     const Board theirs_fives = five_cells(shape_, theirs_, e);
     if (theirs_fives.count() > 1) return 0;
     Board moves = four_cells(shape_, own_, e);
+    if (threes_) {
+      // A three already on the board while the defender has no four: a
+      // straight four next, and nothing interrupts it.
+      if (theirs_fives.none()) {
+        const Board makers = threes(shape_, own_, e).makers;
+        if (makers.any() && four_cells(shape_, theirs_, e).none()) {
+          if (first) *first = makers.lowest();
+          return 3;
+        }
+      }
+      if (depth >= 5) moves |= three_cells(shape_, own_, e);
+    }
     if (theirs_fives.any()) moves &= theirs_fives;
 
     const std::uint64_t defender = attacker_ == Side::first ? 1 : 0;
@@ -111,6 +130,8 @@ class Vcf {
         key_ ^= delta;
         theirs_.reset(b);
         if (r) result = r + 2;
+      } else if (threes_) {
+        result = after_three(depth, c);
       }
       own_.reset(c);
       if (result) {
@@ -123,12 +144,37 @@ class Vcf {
     return 0;
   }
 
+  // The attacker has just played c, a three: every defence (a cell that
+  // spoils all its straight fours, or a four of the defender's) must lose.
+  int after_three(int depth, int c) {
+    const Board e = empty();
+    const auto t = threes(shape_, own_, e);
+    if (t.makers.none()) return 0;  // no three after all
+    const Board replies = t.defence | four_cells(shape_, theirs_, e);
+    // Nothing stops it: any move, the straight four, a block, the five.
+    if (replies.none()) return 5;
+    const std::uint64_t defender = attacker_ == Side::first ? 1 : 0;
+    int worst = 0;
+    for (int r : bits(replies)) {
+      theirs_.set(r);
+      const std::uint64_t delta = zobrist(attacker_, c) ^ zobrist(static_cast<Side>(defender), r);
+      key_ ^= delta;
+      const int v = attack(depth - 2, nullptr);
+      key_ ^= delta;
+      theirs_.reset(r);
+      if (!v) return 0;
+      worst = std::max(worst, v);
+    }
+    return worst + 2;
+  }
+
   LineShape<W> shape_;
   Board board_;
   std::vector<Entry> table_;
   std::size_t mask_;
 
   Side attacker_ = Side::first;
+  bool threes_ = false;  // VCT: threes as well as fours
   Board own_, theirs_;
   std::uint64_t key_ = 0;
   std::uint64_t nodes_ = 0, budget_ = 0;

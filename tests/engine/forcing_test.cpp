@@ -155,6 +155,36 @@ TEST(Threats, NeverMissesAFive) {
   EXPECT_EQ(r.score, kMate - 1);
 }
 
+TEST(Vct, FindsADoubleThree) {
+  // x: two in row 8 (f8 g8) and two in column h (h6 h7), all open. h8 makes
+  // two open threes at once; o has no four to answer with, so one of them
+  // becomes a straight four: a win in 5 plies, and no cell does it faster
+  // (x has no four to make).
+  const Variant v = Variant::gomoku();
+  const Game game = from_stones(v, {"f8", "g8", "h6", "h7"}, {"a1", "a15", "o1", "o15"});
+  const SearchResult r = search_depth(game, 1);
+  EXPECT_EQ(format_move(v, r.best), "h8");
+  EXPECT_EQ(r.score, kMate - 5);
+}
+
+TEST(Vct, NeverClaimsAWinFromASingleTwo) {
+  const Variant v = Variant::gomoku();
+  const Game game = from_stones(v, {"f8", "g8", "o8"}, {"a1", "a15", "o1"});
+  const SearchResult r = search_depth(game, 1);
+  EXPECT_FALSE(is_mate_score(r.score)) << r.score;
+}
+
+TEST(Vct, SeesThatAThreeAnsweredByAFourIsNoWin) {
+  // The double three of FindsADoubleThree, but o has a closed three in
+  // column c (c3..c5, x on c2) and so a four to answer h8 with (c6, then x
+  // must block c7): whatever x has, it is no longer the plain win in 5.
+  const Variant v = Variant::gomoku();
+  const Game game =
+      from_stones(v, {"f8", "g8", "h6", "h7", "c2", "o15"}, {"c3", "c4", "c5", "a15", "o1", "a1"});
+  const SearchResult r = search_depth(game, 1);
+  EXPECT_NE(r.score, kMate - 5) << format_move(v, r.best);
+}
+
 // The tactics suite: the VCF position in all eight orientations, each a win
 // in 5 plies found at depth 1.
 TEST(Vcf, TacticsSuiteSolvedInEveryOrientation) {
