@@ -80,7 +80,7 @@ std::chrono::milliseconds PbrainSession::budget() const {
     t = t > 0 ? std::min(t, share) : share;
   }
   if (t <= 0) return std::chrono::milliseconds(0);
-  return std::chrono::milliseconds(std::max<std::int64_t>(1, t * 8 / 10 - 20));
+  return std::chrono::milliseconds(std::max<std::int64_t>(1, t * 9 / 10 - 20));
 }
 
 void PbrainSession::answer_move(std::ostream& out) {

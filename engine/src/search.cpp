@@ -36,6 +36,8 @@ constexpr std::uint64_t kLeafVcfNodes = 40;
 // makes a four, where it makes a straight four (a three's cell), and the
 // same for the opponent, who moves second.
 constexpr std::array<int, 4> kThreatWeights = {15, 40, 10, 25};
+// Forced replies are searched without losing depth up to this ply.
+constexpr int kMaxExtendedPly = 40;
 
 // A move list on the stack, with an ordering score per move. On one-word
 // boards it also keeps, per move, the mover's winning cells after it: the
@@ -272,6 +274,7 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
   bool forced = threats.any();
   int threat_score = 0;  // the leaves' threat terms, for the side to move
   Board sharp, forcing_cells;
+  Board plain_defence = threats;  // the replies to a threat that are not counter-fours
   if (!forced && threat_rules_) {
     const Side us = pos_.to_move();
     const Board empty = empty_cells();
@@ -296,6 +299,7 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
     if (three.makers.any()) {
       forced = true;
       moves = (three.defence | our_fours) & playable;
+      plain_defence = three.defence & playable;
       if (moves.none()) {
         if (ply == 0) root_best_ = three.makers.lowest();
         return -(kMate - ply - 4);
@@ -333,7 +337,12 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
       const auto r = vcf(false, kLeafVcfPlies, kLeafVcfNodes);
       if (r.move != kNoCell) return kMate - ply - r.plies;
     }
-    return std::clamp(evaluate() + threat_score, -kMaxEval + 1, kMaxEval - 1);
+    // Not quiet while the opponent threatens a five or a straight four:
+    // answer it (blocks only, no counter-fours) before standing pat.
+    if (!(threat_rules_ && use_eval_ && forced && plain_defence.any() && ply < kMaxExtendedPly))
+      return std::clamp(evaluate() + threat_score, -kMaxEval + 1, kMaxEval - 1);
+    moves = plain_defence;
+    depth = 1;
   }
 
   const TTEntry entry = tt_.probe(key, ply);
@@ -358,6 +367,11 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
   // Big open boards: beyond the root, only the most promising moves are worth
   // a look (forward pruning; never while solving, never when forced).
   const int width = neighbourhood_ && use_eval_ && ply > 0 && !forced ? kPruneWidth : list.size;
+  // A lone reply (a four blocked) costs no depth: otherwise a string of
+  // fours pushes what follows them past the horizon. Gomoku-sized boards,
+  // heuristic search only, and only up to ply kMaxExtendedPly.
+  const int next =
+      depth - 1 + (threat_rules_ && use_eval_ && list.size == 1 && ply < kMaxExtendedPly);
   for (int i = 0; i < std::min(width, list.size); ++i) {
     const int m = list.pick(i);
     const Board* child_lines = nullptr;
@@ -369,12 +383,12 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
     make(m);
     Score score;
     if (i == 0) {
-      score = -negamax(depth - 1, -beta, -alpha, ply + 1, child_lines);
+      score = -negamax(next, -beta, -alpha, ply + 1, child_lines);
     } else {
       // Principal variation search: prove the rest worse with a null window.
-      score = -negamax(depth - 1, -alpha - 1, -alpha, ply + 1, child_lines);
+      score = -negamax(next, -alpha - 1, -alpha, ply + 1, child_lines);
       if (score > alpha && score < beta)
-        score = -negamax(depth - 1, -beta, -alpha, ply + 1, child_lines);
+        score = -negamax(next, -beta, -alpha, ply + 1, child_lines);
     }
     undo();
     if (aborted_) return 0;
@@ -452,6 +466,8 @@ SearchResult Core<W>::search(const Game& game, const Limits& limits,
     root_moves_ = refutations_of_opponent_threats(false);
     if (root_moves_.none()) root_moves_ = refutations_of_opponent_threats(true);
   }
+  // The iterations' own clock: the root's threat analysis is spent already.
+  const auto iterations_start = Clock::now();
   const int max_depth = limits.depth > 0 ? std::min(limits.depth, empties()) : empties();
   for (int depth = 1; depth <= max_depth; ++depth) {
     const Score score = negamax(depth, -kInfinity, kInfinity, 0);
@@ -471,7 +487,7 @@ SearchResult Core<W>::search(const Game& game, const Limits& limits,
     // A single reply (a four to block, say) needs no deeper look under a clock.
     if (root_choices_ == 1 && deadline_) break;
     // Another iteration costs several times this one: do not start what cannot finish.
-    if (deadline_ && Clock::now() + (Clock::now() - start) * 2 > *deadline_) break;
+    if (deadline_ && Clock::now() + (Clock::now() - iterations_start) * 2 > *deadline_) break;
   }
   if (result.best == kNoCell) {  // not even depth 1 finished: any sensible move
     result.best = root_best_ != kNoCell ? root_best_ : candidates(pos_.playable()).lowest();
@@ -489,7 +505,12 @@ typename Core<W>::Board Core<W>::refutations_of_opponent_threats(bool threes) {
   Board keep;
   const Board their_fives = pos_.winning_cells(opponent(pos_.to_move())) & pos_.playable();
   const Board moves = their_fives.any() ? their_fives : candidates(pos_.playable());
+  // At most a third of the time goes here; cut short, it restricts nothing.
+  const auto limit =
+      deadline_ ? std::optional(Clock::now() + (*deadline_ - Clock::now()) / 3) : std::nullopt;
   for (int m : bits(moves)) {
+    if ((limit && Clock::now() >= *limit) || (stop_ && stop_->load(std::memory_order_relaxed)))
+      return {};
     make(m);
     if (vcf(false, plies, kDefenceVcfNodes, threes).move == kNoCell) keep.set(m);
     undo();
