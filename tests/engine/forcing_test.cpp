@@ -203,5 +203,56 @@ TEST(Vcf, TacticsSuiteSolvedInEveryOrientation) {
   EXPECT_EQ(solved, 8);
 }
 
+// A tactics suite from real games: positions of our bot's games against a
+// classical Gomocup engine at 0.5 s a move, taken where the side to move
+// went on to win with fours only (the second number: plies to the five as
+// played). Each is a VCF: found at depth 1, no longer than it was played.
+struct PlayedVcf {
+  const char* moves;
+  int plies;
+};
+
+TEST(Vcf, TacticsSuiteFromPlayedGames) {
+  const Variant v = Variant::gomoku();
+  const PlayedVcf suite[] = {
+      {"e8i11i8h11f7j9g6d9g8j11g11j10j8h8g7g9i4h5g4g5f8", 7},
+      {"e11f5h7e6e8d7c8f7e10e7e9e12b7d9g8f9f6g4h3d8d6d10d11f11f10g10d13e5h8g9i8f8g5k8h6h10i11h4i4e4"
+       "e3f4d4d3g6i6h5h9j3k2i5c2b1j5g7i9",
+       7},
+      {"e8i11i8h11f11i12g10h9g8h12h8f8j8k8g9g11g7g6j10i9i10", 7},
+      {"k6g8e6g7f5g6g5h5i4g4i6f7i7i8j5h3l7m8i5i3l6h6h7e8d9f8h8g9g10d8c8h4h2e9d10d7", 7},
+      {"f10g6j9f6i10e6h6f5g10h10h11g12i12f9i11d6c6f8f7i9g11g9e7e9h9d9c9j11", 5},
+      {"g6e10e11g10d10f11d9d8c9f12e8c10e9f9f8g7b10b9c11b12a7b8f7h5e12h10f10g8d11", 5},
+      {"g6e10e11d9f11d11d10f9g8g10h11g11e6h10f6h6g9c12b13f12i9i10f10h8f7h7h9d5f5k10j10e13d14f4h5i4",
+       5},
+      {"e11f5h7g4e10h5e9e8f9i6d11g8j7g5e12e13c12b13i5", 5},
+      {"g6e10e11d9f11d11d10f9g8c9e9g7i8c10c11f8f7e12f13c8j9f5i10b9a8e6d7h11i9c12b13c6c7b7a6i11", 5},
+      {"e6g8k7g10i5h9j6h4j7i10j11h10j10h7j9j8l8m9j12j13h8", 5},
+      {"f10g6j9f6i10k8g10h10h9i6h6j7h5g8f9l9m10h8i8d4", 5},
+      {"e8i11i8h11j11h12i10h9h10j10g13k9l8g11e11i9g9h8g7k11l12k10k8i13f10e10g6g5f7d9e7j14k15j9l9k13"
+       "k12h7",
+       5},
+      {"g10f7i7i8h8g9j10g6h10i10j9h9j11j8k11g7g8e7d7e8d9e6e9e4e5f6l12i9j12j13m13n14d6", 5},
+      {"g10f7i7f6h8g9h10f9f10i10h9h7i8j7h12h11e12f11e9f8f5g11", 5},
+      {"e11f5h7e6e8d7c8f7e10e7e9e12b7d9g8d11d8f8f6c7g7g9d6e5b8a8d10h10i11f12b10e4e3g4h3c10", 3},
+      {"e6g8k7g10g6h9f6h6h8g9g7i9j9i10e5d4f7i8d6c6f11", 3},
+      {"e6g8k7g9i5f8j6h4g5e8h8f9j5f5j8d8c8f7f6f10f11j9i9g7", 3},
+      {"e11f5h7g5e8f6h8h5i5f4f3h2e5h4e7", 3},
+      {"f10g6j9e6g9g7h9i9h8i7h10h7f7f6h11h12h6f5e11d12i8g4d7", 3},
+      {"f10g6j9f6i10k8g10h10h9i6h6j7h5i9f11i8f9i7i5l9m10f8h11e8", 3},
+  };
+  int solved = 0;
+  for (const PlayedVcf& t : suite) {
+    const auto game = Game::parse(v, t.moves);
+    ASSERT_TRUE(game) << t.moves;
+    const SearchResult r = search_depth(*game, 1);
+    if (r.score > kMaxEval && mate_plies(r.score) <= t.plies)
+      ++solved;
+    else
+      ADD_FAILURE() << t.moves << ": " << format_move(v, r.best) << " " << r.score;
+  }
+  EXPECT_EQ(solved, 20);
+}
+
 }  // namespace
 }  // namespace inarow
