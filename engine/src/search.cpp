@@ -486,8 +486,10 @@ SearchResult Core<W>::search(const Game& game, const Limits& limits,
     if (result.exact) break;
     // A single reply (a four to block, say) needs no deeper look under a clock.
     if (root_choices_ == 1 && deadline_) break;
-    // Another iteration costs several times this one: do not start what cannot finish.
-    if (deadline_ && Clock::now() + (Clock::now() - iterations_start) * 2 > *deadline_) break;
+    // Another iteration costs a few times all before it: start it only with
+    // at least as much time left as spent. (Waiting for twice as much left
+    // stopped the gomoku bot at a third of its time, ~150 of 450 ms.)
+    if (deadline_ && Clock::now() + (Clock::now() - iterations_start) > *deadline_) break;
   }
   if (result.best == kNoCell) {  // not even depth 1 finished: any sensible move
     result.best = root_best_ != kNoCell ? root_best_ : candidates(pos_.playable()).lowest();
