@@ -32,10 +32,6 @@ constexpr int kRootVctPlies = 15;
 constexpr std::uint64_t kRootVctNodes = 10000;
 constexpr int kLeafVcfPlies = 16;
 constexpr std::uint64_t kLeafVcfNodes = 40;
-// Leaf terms on top of the window score, per cell: where the side to move
-// makes a four, where it makes a straight four (a three's cell), and the
-// same for the opponent, who moves second.
-constexpr std::array<int, 4> kThreatWeights = {15, 40, 10, 25};
 // Forced replies are searched without losing depth up to this ply.
 constexpr int kMaxExtendedPly = 40;
 
@@ -92,9 +88,15 @@ class Core {
       }
     neighbourhood_ = !v.gravity && v.cells() > 49;
     threat_rules_ = neighbourhood_ && v.k >= 5;
+    set_weights(weights);
   }
 
-  void set_weights(const Weights& w) { eval_.set_weights(w); }
+  void set_weights(const Weights& w) {
+    eval_.set_weights(w);
+    threat_weights_.fill(0);
+    for (std::size_t i = 0; i < w.threats.size() && i < threat_weights_.size(); ++i)
+      threat_weights_[i] = w.threats[i];
+  }
   void clear_history() {
     for (auto& h : history_)
       h.fill(0);
@@ -176,6 +178,9 @@ class Core {
   bool threat_rules_ = false;  // k >= 5 without gravity: fours and threes force replies
   detail::LineShape<W> shape_;
   detail::Vcf<W> vcf_;
+  // Leaf terms on top of the window score (Weights::threats), per cell:
+  // where the side to move makes a four, a straight four; the opponent's.
+  std::array<int, 4> threat_weights_{};
   Board root_moves_;      // when not empty, the root searches only these
   int root_choices_ = 0;  // moves the root had to choose from
 
@@ -292,8 +297,8 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
     const Board our_fours = detail::four_cells(shape_, pos_.stones(us), empty);
     const auto three = detail::threes(shape_, pos_.stones(them), empty);
     threat_score =
-        kThreatWeights[0] * our_fours.count() + kThreatWeights[1] * our_threes.makers.count() -
-        kThreatWeights[2] * their_fours.count() - kThreatWeights[3] * three.makers.count();
+        threat_weights_[0] * our_fours.count() + threat_weights_[1] * our_threes.makers.count() -
+        threat_weights_[2] * their_fours.count() - threat_weights_[3] * three.makers.count();
     sharp = our_threes.makers | three.any;
     forcing_cells = our_fours | their_fours;
     if (three.makers.any()) {
