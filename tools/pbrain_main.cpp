@@ -8,7 +8,7 @@
 int main(int argc, char** argv) {
   CLI::App app{
       "pbrain-inarow: the inarow bot speaking the Gomocup pbrain protocol on stdin/stdout"};
-  std::string bot = "medium";
+  std::string bot = "master";  // the strongest level: Gomocup managers pass no flags
   int k = 5;
   std::uint64_t seed = 1;
   app.add_option("--bot", bot,

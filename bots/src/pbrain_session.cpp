@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 #include <istream>
+#include <thread>
 
 namespace inarow::bots {
 namespace {
@@ -79,7 +80,7 @@ std::chrono::milliseconds PbrainSession::budget() const {
     t = t > 0 ? std::min(t, share) : share;
   }
   if (t <= 0) return std::chrono::milliseconds(0);
-  return std::chrono::milliseconds(std::max<std::int64_t>(1, t * 8 / 10 - 20));
+  return std::chrono::milliseconds(std::max<std::int64_t>(1, t * 9 / 10 - 20));
 }
 
 void PbrainSession::answer_move(std::ostream& out) {
@@ -91,7 +92,13 @@ void PbrainSession::answer_move(std::ostream& out) {
     out << "ERROR the game is over" << std::endl;
     return;
   }
+  const auto start = std::chrono::steady_clock::now();
   const Choice c = bot_->choose(*game_, MoveBudget{budget(), nullptr});
+  // Never answer in less than a few milliseconds: a forced block or a found
+  // win comes back at once, and pbrain-rapfi drops a command that arrives
+  // while it is still finishing its own move (it then reads "6,12" as a
+  // command and answers ERROR).
+  std::this_thread::sleep_until(start + std::chrono::milliseconds(30));
   (void)game_->play(c.move);
   out << format_cell(c.move) << std::endl;
 }

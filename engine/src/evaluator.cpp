@@ -1,5 +1,6 @@
 #include "inarow/engine/evaluator.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace inarow {
@@ -12,6 +13,7 @@ Weights Weights::defaults(const Variant& v) {
     w.by_count = {0, 5, 13, 33};  // +99 Elo over the seeds at depth 4
     return w;
   }
+  if (v.k >= 5 && !v.gravity) w.threats = {15, 40, 10, 25};  // hand-set, not tuned yet
   if (v.name == "gomoku") {
     w.by_count = {0, 1, 8, 27, 28};  // +110 Elo at depth 2; a four is a threat the search sees
     return w;
@@ -70,6 +72,20 @@ expected<Weights, Error> Weights::parse(const Variant& v, std::string_view text)
       if (value != v.name) return fail("weights are for '" + std::string(value) + "', not '" + v.name + "'");
       continue;
     }
+    static constexpr std::string_view kThreatKeys[] = {"four", "three", "their_four",
+                                                       "their_three"};
+    if (const auto* key = std::find(std::begin(kThreatKeys), std::end(kThreatKeys), name);
+        key != std::end(kThreatKeys)) {
+      if (w.threats.empty())
+        return fail("'" + std::string(name) + "' needs k >= 5 without gravity");
+      int x = 0;
+      auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), x);
+      if (ec != std::errc{} || ptr != value.data() + value.size())
+        return fail("'" + std::string(value) + "' is not a whole number");
+      if (x < -10000 || x > 10000) return fail("weights must lie within -10000..10000");
+      w.threats[key - std::begin(kThreatKeys)] = x;
+      continue;
+    }
     int n = 0;
     if (name.size() < 2 || name[0] != 'w' ||
         std::from_chars(name.data() + 1, name.data() + name.size(), n).ptr != name.data() + name.size())
@@ -90,6 +106,9 @@ std::string Weights::to_text() const {
   std::string out;
   for (std::size_t n = 1; n < by_count.size(); ++n)
     out += "w" + std::to_string(n) + " = " + std::to_string(by_count[n]) + "\n";
+  static constexpr const char* kThreatKeys[] = {"four", "three", "their_four", "their_three"};
+  for (std::size_t i = 0; i < threats.size() && i < 4; ++i)
+    out += std::string(kThreatKeys[i]) + " = " + std::to_string(threats[i]) + "\n";
   return out;
 }
 

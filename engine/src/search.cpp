@@ -5,7 +5,9 @@
 #include <cassert>
 #include <variant>
 
+#include "threats.h"
 #include "tt.h"
+#include "vcf.h"
 #include "windows.h"
 
 namespace inarow {
@@ -20,6 +22,18 @@ namespace {
 constexpr int kMaxPly = kMaxCells + 1;
 // Moves searched per node on gomoku-sized boards in heuristic search.
 constexpr int kPruneWidth = 12;
+// VCF limits: at the root (our win, and the opponent's against each reply)
+// and as a dive at the main search's leaves.
+constexpr int kRootVcfPlies = 40;
+constexpr std::uint64_t kRootVcfNodes = 20000;
+constexpr std::uint64_t kDefenceVcfNodes = 4000;
+// VCT (fours and threes) at the root, ours and the opponent's.
+constexpr int kRootVctPlies = 15;
+constexpr std::uint64_t kRootVctNodes = 10000;
+constexpr int kLeafVcfPlies = 16;
+constexpr std::uint64_t kLeafVcfNodes = 40;
+// Forced replies are searched without losing depth up to this ply.
+constexpr int kMaxExtendedPly = 40;
 
 // A move list on the stack, with an ordering score per move. On one-word
 // boards it also keeps, per move, the mover's winning cells after it: the
@@ -58,7 +72,13 @@ class Core {
   using Board = Bitboard<W>;
 
   Core(const Variant& v, const Weights& weights, TranspositionTable& tt)
-      : geo_(Geometry<W>::make(v)), pos_(geo_), tt_(tt), windows_(v), eval_(windows_, weights) {
+      : geo_(Geometry<W>::make(v)),
+        pos_(geo_),
+        tt_(tt),
+        windows_(v),
+        eval_(windows_, weights),
+        shape_{geo_->directions, v.k},
+        vcf_(shape_, geo_->board) {
     // Centre-first: cells nearer the middle order first among equals.
     for (int c = 0; c < v.width; ++c)
       for (int r = 0; r < v.height; ++r) {
@@ -67,12 +87,22 @@ class Core {
         centre_[v.cell(c, r)] = -(std::abs(dc) + std::abs(dr));
       }
     neighbourhood_ = !v.gravity && v.cells() > 49;
+    threat_rules_ = neighbourhood_ && v.k >= 5;
+    set_weights(weights);
   }
 
-  void set_weights(const Weights& w) { eval_.set_weights(w); }
+  void set_weights(const Weights& w) {
+    eval_.set_weights(w);
+    threat_weights_.fill(0);
+    for (std::size_t i = 0; i < w.threats.size() && i < threat_weights_.size(); ++i)
+      threat_weights_[i] = w.threats[i];
+  }
   void clear_history() {
-    for (auto& h : history_) h.fill(0);
-    for (auto& k : killers_) k = {-1, -1};
+    for (auto& h : history_)
+      h.fill(0);
+    for (auto& k : killers_)
+      k = {-1, -1};
+    vcf_.clear();
   }
 
   SearchResult search(const Game& game, const Limits& limits,
@@ -106,16 +136,34 @@ class Core {
   }
   bool out_of_budget() {
     if (aborted_) return true;
-    if ((nodes_ & 1023) != 0) return false;
+    // Every 1024 nodes (VCF dives add theirs in one go).
+    if (nodes_ < next_check_) return false;
+    next_check_ = nodes_ + 1024 - (nodes_ & 1023);
     if ((stop_ && stop_->load(std::memory_order_relaxed)) ||
-        (node_limit_ && nodes_ >= node_limit_) ||
-        (deadline_ && Clock::now() >= *deadline_))
+        (node_limit_ && nodes_ >= node_limit_) || (deadline_ && Clock::now() >= *deadline_))
       aborted_ = true;
     return aborted_;
   }
   Board candidates(const Board& playable) const;
-  void order(MoveList<W>& list, const Board& moves, int tt_move, int ply) const;
+  // `sharp`: cells that make or stop a straight four; `forcing`: cells that
+  // make a four for either side. Both go before quiet moves.
+  void order(MoveList<W>& list, const Board& moves, int tt_move, int ply, const Board& sharp,
+             const Board& forcing) const;
   std::vector<Cell> principal_variation(int max_len);
+  Board empty_cells() const { return geo_->board & ~pos_.occupied(); }
+  // A VCF for the side to move, or (as if it could move now) for its opponent.
+  // With `threes`, a VCT: victory by continuous threats (fours and threes).
+  typename detail::Vcf<W>::Result vcf(bool for_opponent, int plies, std::uint64_t budget,
+                                      bool threes = false) {
+    const Side a = for_opponent ? opponent(pos_.to_move()) : pos_.to_move();
+    if (node_limit_) budget = std::min(budget, node_limit_ > nodes_ ? node_limit_ - nodes_ : 1);
+    auto r =
+        vcf_.find(a, pos_.stones(a), pos_.stones(opponent(a)), pos_.key(), plies, budget, threes);
+    nodes_ += vcf_.nodes();
+    return r;
+  }
+  // Root moves that leave the opponent no VCF (or VCT), when it has one now.
+  Board refutations_of_opponent_threats(bool threes);
   int empties() const { return geo_->variant.cells() - pos_.ply(); }
 
   std::shared_ptr<const Geometry<W>> geo_;
@@ -127,11 +175,20 @@ class Core {
   std::array<std::array<int, kMaxCells>, 2> history_{};
   std::array<std::array<int, 2>, kMaxPly> killers_{};
   bool neighbourhood_ = false;
+  bool threat_rules_ = false;  // k >= 5 without gravity: fours and threes force replies
+  detail::LineShape<W> shape_;
+  detail::Vcf<W> vcf_;
+  // Leaf terms on top of the window score (Weights::threats), per cell:
+  // where the side to move makes a four, a straight four; the opponent's.
+  std::array<int, 4> threat_weights_{};
+  Board root_moves_;      // when not empty, the root searches only these
+  int root_choices_ = 0;  // moves the root had to choose from
 
   // Per search.
   bool use_eval_ = true;
   bool aborted_ = false;
   std::uint64_t nodes_ = 0;
+  std::uint64_t next_check_ = 0;
   std::uint64_t node_limit_ = 0;
   const std::atomic<bool>* stop_ = nullptr;
   std::optional<Clock::time_point> deadline_;
@@ -141,16 +198,19 @@ class Core {
 template <int W>
 void Core<W>::seat(const Game& game, const Limits& limits, bool use_eval) {
   pos_ = Position<W>(geo_);
-  for (Cell m : game.moves()) pos_.make_nonwinning(m);  // the game is not over
+  for (Cell m : game.moves())
+    pos_.make_nonwinning(m);  // the game is not over
   use_eval_ = use_eval;
   if (use_eval_) eval_.reset(pos_.moves());
   aborted_ = false;
   nodes_ = 0;
+  next_check_ = 0;
   node_limit_ = limits.nodes;
   stop_ = limits.stop;
   deadline_.reset();
   if (limits.time.count() > 0) deadline_ = Clock::now() + limits.time;
   root_best_ = kNoCell;
+  root_moves_ = Board{};
 }
 
 // Gomoku-sized boards: only cells within two steps of a stone are worth trying.
@@ -163,12 +223,14 @@ typename Core<W>::Board Core<W>::candidates(const Board& playable) const {
     return Board::bit(v.cell(v.width / 2, v.height / 2));
   }
   Board near = occ;
-  for (int d : geo_->directions) near |= (occ << d) | (occ >> d) | (occ << 2 * d) | (occ >> 2 * d);
+  for (int d : geo_->directions)
+    near |= (occ << d) | (occ >> d) | (occ << 2 * d) | (occ >> 2 * d);
   return near & playable;
 }
 
 template <int W>
-void Core<W>::order(MoveList<W>& list, const Board& moves, int tt_move, int ply) const {
+void Core<W>::order(MoveList<W>& list, const Board& moves, int tt_move, int ply, const Board& sharp,
+                    const Board& forcing) const {
   const Side us = pos_.to_move();
   const Board own = pos_.stones(us);
   const auto& killers = killers_[ply];
@@ -181,6 +243,8 @@ void Core<W>::order(MoveList<W>& list, const Board& moves, int tt_move, int ply)
     if (use_eval_) {
       s += history_[index(us)][m] / 64;
       if (m == killers[0] || m == killers[1]) s += 1 << 20;
+      if (sharp.test(m)) s += 1 << 22;
+      if (forcing.test(m)) s += 1 << 21;
     }
     if constexpr (W == 1) {
       // Threat-first (Pons): moves that leave us more winning cells first.
@@ -212,6 +276,45 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
   const Board their_lines = their_lines_hint ? *their_lines_hint : pos_.winning_cells(them);
   const Board threats = their_lines & playable;
   Board moves = threats.any() ? threats : candidates(playable);
+  bool forced = threats.any();
+  int threat_score = 0;  // the leaves' threat terms, for the side to move
+  Board sharp, forcing_cells;
+  Board plain_defence = threats;  // the replies to a threat that are not counter-fours
+  if (!forced && threat_rules_) {
+    const Side us = pos_.to_move();
+    const Board empty = empty_cells();
+    // Our three while they have no four to interrupt with: a straight four
+    // next, then a five.
+    const Board their_fours = detail::four_cells(shape_, pos_.stones(them), empty);
+    const auto our_threes = detail::threes(shape_, pos_.stones(us), empty);
+    if (our_threes.makers.any() && their_fours.none()) {
+      if (ply == 0) root_best_ = our_threes.makers.lowest();
+      return kMate - ply - 3;
+    }
+    // An opponent's three (a move away from a straight four, which wins)
+    // leaves two kinds of move: spoil every such window at once, or make a
+    // four, which the opponent must answer first. Anything else loses.
+    const Board our_fours = detail::four_cells(shape_, pos_.stones(us), empty);
+    const auto three = detail::threes(shape_, pos_.stones(them), empty);
+    threat_score =
+        threat_weights_[0] * our_fours.count() + threat_weights_[1] * our_threes.makers.count() -
+        threat_weights_[2] * their_fours.count() - threat_weights_[3] * three.makers.count();
+    sharp = our_threes.makers | three.any;
+    forcing_cells = our_fours | their_fours;
+    if (three.makers.any()) {
+      forced = true;
+      moves = (three.defence | our_fours) & playable;
+      plain_defence = three.defence & playable;
+      if (moves.none()) {
+        if (ply == 0) root_best_ = three.makers.lowest();
+        return -(kMate - ply - 4);
+      }
+    }
+  }
+  if (ply == 0) {
+    if (root_moves_.any() && (moves & root_moves_).any()) moves &= root_moves_;
+    root_choices_ = moves.count();
+  }
   // Under gravity, a stone right below the opponent's winning cell hands it over.
   if (geo_->variant.gravity) moves &= ~(their_lines >> 1);
   if (moves.none() || threats.count() > 1) {
@@ -232,7 +335,20 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
   alpha = std::max(alpha, worst);
   beta = std::min(beta, best_possible);
 
-  if (depth <= 0) return evaluate();
+  if (depth <= 0) {
+    // Quiescence, gomoku style: a short VCF dive sees the fours the
+    // horizon hides.
+    if (threat_rules_ && use_eval_) {
+      const auto r = vcf(false, kLeafVcfPlies, kLeafVcfNodes);
+      if (r.move != kNoCell) return kMate - ply - r.plies;
+    }
+    // Not quiet while the opponent threatens a five or a straight four:
+    // answer it (blocks only, no counter-fours) before standing pat.
+    if (!(threat_rules_ && use_eval_ && forced && plain_defence.any() && ply < kMaxExtendedPly))
+      return std::clamp(evaluate() + threat_score, -kMaxEval + 1, kMaxEval - 1);
+    moves = plain_defence;
+    depth = 1;
+  }
 
   const TTEntry entry = tt_.probe(key, ply);
   int tt_move = kNoCell;
@@ -248,14 +364,19 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
   }
 
   MoveList<W> list;
-  order(list, moves, tt_move, ply);
+  order(list, moves, tt_move, ply, sharp, forcing_cells);
 
   const Score alpha_orig = alpha;
   Score best = -kInfinity;
   int best_move = kNoCell;
   // Big open boards: beyond the root, only the most promising moves are worth
   // a look (forward pruning; never while solving, never when forced).
-  const int width = neighbourhood_ && use_eval_ && ply > 0 && threats.none() ? kPruneWidth : list.size;
+  const int width = neighbourhood_ && use_eval_ && ply > 0 && !forced ? kPruneWidth : list.size;
+  // A lone reply (a four blocked) costs no depth: otherwise a string of
+  // fours pushes what follows them past the horizon. Gomoku-sized boards,
+  // heuristic search only, and only up to ply kMaxExtendedPly.
+  const int next =
+      depth - 1 + (threat_rules_ && use_eval_ && list.size == 1 && ply < kMaxExtendedPly);
   for (int i = 0; i < std::min(width, list.size); ++i) {
     const int m = list.pick(i);
     const Board* child_lines = nullptr;
@@ -267,12 +388,12 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
     make(m);
     Score score;
     if (i == 0) {
-      score = -negamax(depth - 1, -beta, -alpha, ply + 1, child_lines);
+      score = -negamax(next, -beta, -alpha, ply + 1, child_lines);
     } else {
       // Principal variation search: prove the rest worse with a null window.
-      score = -negamax(depth - 1, -alpha - 1, -alpha, ply + 1, child_lines);
+      score = -negamax(next, -alpha - 1, -alpha, ply + 1, child_lines);
       if (score > alpha && score < beta)
-        score = -negamax(depth - 1, -beta, -alpha, ply + 1, child_lines);
+        score = -negamax(next, -beta, -alpha, ply + 1, child_lines);
     }
     undo();
     if (aborted_) return 0;
@@ -292,7 +413,9 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
     }
   }
 
-  const Bound bound = best >= beta ? Bound::lower : best <= alpha_orig ? Bound::upper : Bound::exact;
+  const Bound bound = best >= beta         ? Bound::lower
+                      : best <= alpha_orig ? Bound::upper
+                                           : Bound::exact;
   tt_.store(key, ply, best, depth, bound, best_move);
   return best;
 }
@@ -308,7 +431,8 @@ std::vector<Cell> Core<W>::principal_variation(int max_len) {
     pos_.make(e.move);
     ++made;
   }
-  while (made--) pos_.undo();
+  while (made--)
+    pos_.undo();
   return pv;
 }
 
@@ -328,6 +452,27 @@ SearchResult Core<W>::search(const Game& game, const Limits& limits,
     if (on_iteration) on_iteration({1, result.score, 1, {}, result.pv});
     return result;
   }
+  if (threat_rules_) {
+    // A VCF of our own wins outright; against one of the opponent's, only
+    // the moves that leave it none are worth searching.
+    auto r = vcf(false, kRootVcfPlies, kRootVcfNodes);
+    if (r.move == kNoCell) r = vcf(false, kRootVctPlies, kRootVctNodes, true);
+    if (r.move != kNoCell) {
+      result.best = r.move;
+      result.score = kMate - r.plies;
+      result.depth = r.plies;
+      result.exact = true;
+      result.pv = {r.move};
+      result.nodes = nodes_;
+      result.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start);
+      if (on_iteration) on_iteration({r.plies, result.score, nodes_, result.elapsed, result.pv});
+      return result;
+    }
+    root_moves_ = refutations_of_opponent_threats(false);
+    if (root_moves_.none()) root_moves_ = refutations_of_opponent_threats(true);
+  }
+  // The iterations' own clock: the root's threat analysis is spent already.
+  const auto iterations_start = Clock::now();
   const int max_depth = limits.depth > 0 ? std::min(limits.depth, empties()) : empties();
   for (int depth = 1; depth <= max_depth; ++depth) {
     const Score score = negamax(depth, -kInfinity, kInfinity, 0);
@@ -344,8 +489,12 @@ SearchResult Core<W>::search(const Game& game, const Limits& limits,
     result.exact = depth >= empties() || (is_mate_score(score) && mate_plies(score) <= depth);
     if (on_iteration) on_iteration({depth, score, nodes_, result.elapsed, result.pv});
     if (result.exact) break;
-    // Another iteration costs several times this one: do not start what cannot finish.
-    if (deadline_ && Clock::now() + (Clock::now() - start) * 2 > *deadline_) break;
+    // A single reply (a four to block, say) needs no deeper look under a clock.
+    if (root_choices_ == 1 && deadline_) break;
+    // Another iteration costs a few times all before it: start it only with
+    // at least as much time left as spent. (Waiting for twice as much left
+    // stopped the gomoku bot at a third of its time, ~150 of 450 ms.)
+    if (deadline_ && Clock::now() + (Clock::now() - iterations_start) > *deadline_) break;
   }
   if (result.best == kNoCell) {  // not even depth 1 finished: any sensible move
     result.best = root_best_ != kNoCell ? root_best_ : candidates(pos_.playable()).lowest();
@@ -354,6 +503,26 @@ SearchResult Core<W>::search(const Game& game, const Limits& limits,
   result.nodes = nodes_;
   result.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start);
   return result;
+}
+
+template <int W>
+typename Core<W>::Board Core<W>::refutations_of_opponent_threats(bool threes) {
+  const int plies = threes ? kRootVctPlies : kRootVcfPlies;
+  if (vcf(true, plies, threes ? kRootVctNodes : kRootVcfNodes, threes).move == kNoCell) return {};
+  Board keep;
+  const Board their_fives = pos_.winning_cells(opponent(pos_.to_move())) & pos_.playable();
+  const Board moves = their_fives.any() ? their_fives : candidates(pos_.playable());
+  // At most a third of the time goes here; cut short, it restricts nothing.
+  const auto limit =
+      deadline_ ? std::optional(Clock::now() + (*deadline_ - Clock::now()) / 3) : std::nullopt;
+  for (int m : bits(moves)) {
+    if ((limit && Clock::now() >= *limit) || (stop_ && stop_->load(std::memory_order_relaxed)))
+      return {};
+    make(m);
+    if (vcf(false, plies, kDefenceVcfNodes, threes).move == kNoCell) keep.set(m);
+    undo();
+  }
+  return keep;  // empty when nothing refutes it: then search them all
 }
 
 template <int W>
@@ -392,7 +561,9 @@ Solution Core<W>::solve(const Game& game, bool weak, const std::atomic<bool>* st
   Solution sol;
   auto finish = [&](Score s) {
     sol.score = s;
-    sol.value_for_mover = s > 0 ? Outcome::first_wins : s < 0 ? Outcome::second_wins : Outcome::draw;
+    sol.value_for_mover = s > 0   ? Outcome::first_wins
+                          : s < 0 ? Outcome::second_wins
+                                  : Outcome::draw;
     sol.plies = weak ? -1 : (s == 0 ? depth : mate_plies(s));
     sol.nodes = nodes_;
     return sol;
@@ -425,11 +596,14 @@ Solution Core<W>::solve(const Game& game, bool weak, const std::atomic<bool>* st
   Cell proven = kNoCell;  // the move behind the last raise of lo achieves lo
   while (lo < hi && !aborted_) {
     int med = lo + (hi - lo) / 2;
-    if (med <= 0 && lo / 2 < med) med = lo / 2;
-    else if (med >= 0 && hi / 2 > med) med = hi / 2;
+    if (med <= 0 && lo / 2 < med)
+      med = lo / 2;
+    else if (med >= 0 && hi / 2 > med)
+      med = hi / 2;
     const Score probe = score_of(med);
     const Score r = negamax(depth, probe, probe + 1, 0);
-    if (r <= probe) hi = std::min(med, rank_of(r));
+    if (r <= probe)
+      hi = std::min(med, rank_of(r));
     else {
       lo = std::max(med + 1, rank_of(r));
       proven = root_best_;
@@ -463,10 +637,18 @@ struct Searcher::Impl {
   Impl(const Variant& v, Weights w, std::size_t mb) : variant(v), weights(std::move(w)), tt(mb) {
     if (weights.by_count.empty()) weights = Weights::defaults(v);
     switch (v.words()) {
-      case 1: core = std::make_unique<Core<1>>(v, weights, tt); break;
-      case 2: core = std::make_unique<Core<2>>(v, weights, tt); break;
-      case 4: core = std::make_unique<Core<4>>(v, weights, tt); break;
-      default: core = std::make_unique<Core<7>>(v, weights, tt); break;
+      case 1:
+        core = std::make_unique<Core<1>>(v, weights, tt);
+        break;
+      case 2:
+        core = std::make_unique<Core<2>>(v, weights, tt);
+        break;
+      case 4:
+        core = std::make_unique<Core<4>>(v, weights, tt);
+        break;
+      default:
+        core = std::make_unique<Core<7>>(v, weights, tt);
+        break;
     }
   }
 };
@@ -477,7 +659,9 @@ Searcher::~Searcher() = default;
 Searcher::Searcher(Searcher&&) noexcept = default;
 Searcher& Searcher::operator=(Searcher&&) noexcept = default;
 
-const Variant& Searcher::variant() const { return impl_->variant; }
+const Variant& Searcher::variant() const {
+  return impl_->variant;
+}
 
 SearchResult Searcher::search(const Game& game, const Limits& limits,
                               const std::function<void(const SearchInfo&)>& on_iteration) {

@@ -12,6 +12,19 @@ TEST(Weights, TicTacToeDefaultsAreTheSeeds) {
   EXPECT_EQ(w.by_count, (std::vector<int>{0, 1, 2}));
 }
 
+TEST(Weights, GomokuThreatTermsAreData) {
+  const Variant v = Variant::gomoku();
+  EXPECT_EQ(Weights::defaults(v).threats, (std::vector<int>{15, 40, 10, 25}));
+  EXPECT_TRUE(Weights::defaults(Variant::connect4()).threats.empty());
+  const auto w = Weights::parse(v, "three = 50\ntheir_three = -3\n");
+  ASSERT_TRUE(w) << w.error().describe();
+  EXPECT_EQ(w->threats, (std::vector<int>{15, 50, 10, -3}));
+  EXPECT_EQ(*Weights::parse(v, w->to_text()), *w);
+  const auto bad = Weights::parse(Variant::connect4(), "four = 3\n");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("line 1"), std::string::npos) << bad.error().message;
+}
+
 TEST(Weights, ParseAndPrintRoundTrip) {
   const Variant v = Variant::connect4();
   const auto w = Weights::parse(v, "# tuned\nvariant = connect4\nw1 = 2\n  w3=90  # threats\n\n");

@@ -18,6 +18,11 @@ struct Weights {
   // by_count[n] scores a window holding n stones of one side, n = 0..k-1
   // (by_count[0] is always 0; a full window is a win, scored by the search).
   std::vector<int> by_count;
+  // Boards with k >= 5 and no gravity add, at the search's leaves, per cell:
+  // where the side to move makes a four, where it makes a straight four (a
+  // three's cell), and the same two for the opponent. Keys four, three,
+  // their_four, their_three; empty on other boards.
+  std::vector<int> threats;
 
   // The built-in weights for a variant (tic-tac-toe: 2 -> 2, 1 -> 1).
   static Weights defaults(const Variant& v);
