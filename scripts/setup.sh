@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything inarow needs to build, test and run on Debian 12.
 # Run as root (or with sudo). Safe to run again.
+#   bash scripts/setup.sh          # build, test and run
+#   bash scripts/setup.sh fuzz     # and Debian's clang with libFuzzer (scripts/fuzz.sh)
 set -euo pipefail
 
 packages=(
@@ -18,6 +20,12 @@ packages=(
 # Node.js and npm run the third-party protocol test (the `ws` package). A
 # machine may already have them from elsewhere (nodesource's nodejs bundles
 # npm and conflicts with Debian's npm package): only install what is missing.
+for group in "$@"; do
+  case "$group" in
+    fuzz) packages+=(clang libclang-rt-14-dev) ;;  # libFuzzer and the sanitizers' runtime
+    *) echo "setup.sh: unknown group '$group' (known: fuzz)" >&2; exit 2 ;;
+  esac
+done
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
 command -v npm >/dev/null 2>&1 || packages+=(npm)
 
