@@ -1,11 +1,12 @@
-#include "inarow/server/store.h"
-
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
 #include <atomic>
 #include <filesystem>
 #include <vector>
+
+#include "inarow/server/sqlite_store.h"
+#include "inarow/server/store_writer.h"
 
 namespace inarow::server {
 namespace {

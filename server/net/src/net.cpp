@@ -24,6 +24,7 @@
 
 #include "inarow/server/hub.h"
 #include "inarow/server/server.h"
+#include "inarow/server/sqlite_store.h"
 #include "web_assets.h"
 
 namespace inarow::server {

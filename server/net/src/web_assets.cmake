@@ -18,7 +18,7 @@ endforeach()
 if(i EQUAL 0)
   message(FATAL_ERROR "no files in ${WEB_DIR}")
 endif()
-file(WRITE "${OUT}" "// Generated from web/ by server/src/web_assets.cmake. Do not edit.
+file(WRITE "${OUT}" "// Generated from web/ by server/net/src/web_assets.cmake. Do not edit.
 #include <span>
 #include <string_view>
 

@@ -19,6 +19,7 @@
 #include "inarow/server/metrics.h"
 #include "inarow/server/protocol_error.h"
 #include "inarow/server/store.h"
+#include "inarow/server/store_writer.h"
 #include "inarow/v1/inarow.pb.h"
 
 namespace boost::asio {

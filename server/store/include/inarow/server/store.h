@@ -6,22 +6,15 @@
 // When it ends, FinishMatch files its result and its moves as the game's
 // record; its events are then no longer needed and the store may drop them.
 //
-// StoreWriter puts a Store behind one thread and commits whatever queued up
-// while the last commit ran as one transaction (group commit); a submitter's
-// callback runs once its ops are durable, and only then may anyone be told.
+// The SQLite store is in sqlite_store.h, an in-memory one for tests in
+// memory_store.h, and the group-committing writer in store_writer.h.
 #pragma once
 
-#include <chrono>
-#include <condition_variable>
 #include <cstdint>
-#include <functional>
 #include <map>
-#include <memory>
-#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
-#include <thread>
 #include <variant>
 #include <vector>
 
@@ -103,52 +96,6 @@ class Store {
   virtual std::vector<MatchRecord> load_unfinished() = 0;
   // One match: a finished one with its moves, a live one with its events.
   virtual std::optional<MatchRecord> load_match(const std::string& id) = 0;
-};
-
-struct SqliteOptions {
-  bool full_sync = true;  // fsync every commit (WAL + synchronous=FULL)
-  // How often a batch that ends a match also drops finished matches' events.
-  std::chrono::milliseconds prune_every{1000};
-  // How long a write waits for another connection's lock before it fails.
-  std::chrono::milliseconds busy_timeout{5000};
-};
-
-// path may be ":memory:". Errors (cannot open, bad schema) are returned.
-inarow::expected<std::unique_ptr<Store>, std::string> open_sqlite_store(const std::string& path,
-                                                                        SqliteOptions options = {});
-
-class StoreWriter {
- public:
-  using Done = std::function<void(bool ok)>;
-  // Called after every commit with its duration in seconds and its op count.
-  using Observer = std::function<void(double seconds, std::size_t ops, bool ok)>;
-
-  explicit StoreWriter(Store& store, Observer observer = {});
-  ~StoreWriter();  // writes everything queued, then stops
-  StoreWriter(const StoreWriter&) = delete;
-  StoreWriter& operator=(const StoreWriter&) = delete;
-
-  void submit(std::vector<StoreOp> ops, Done done = {});
-  // Block until everything submitted so far is written.
-  void flush();
-  void stop();
-
- private:
-  struct Job {
-    std::vector<StoreOp> ops;
-    Done done;
-  };
-  void run();
-
-  Store& store_;
-  Observer observer_;
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  std::condition_variable idle_;
-  std::vector<Job> queue_;  // swapped with the writer's batch: both keep their capacity
-  bool busy_ = false;
-  bool stopping_ = false;
-  std::thread thread_;
 };
 
 }  // namespace inarow::server
