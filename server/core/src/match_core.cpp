@@ -68,7 +68,7 @@ MatchCore::Events MatchCore::start(TimePoint now) {
   return {e};
 }
 
-Outcome<void> MatchCore::check_can_act(Side) const {
+Expected<void> MatchCore::check_can_act(Side) const {
   if (over()) return fail_with(ProtocolError::match_over, "the match is over");
   return {};
 }
@@ -87,7 +87,7 @@ void MatchCore::apply_move_effects(Side mover) {
   takeback_by_.reset();
 }
 
-Outcome<MatchCore::Events> MatchCore::move(Side by, std::string_view text, TimePoint now) {
+Expected<MatchCore::Events> MatchCore::move(Side by, std::string_view text, TimePoint now) {
   if (auto ok = check_can_act(by); !ok) return inarow::unexpected(ok.error());
   if (by != game_.to_move()) return fail_with(ProtocolError::not_your_turn, "not your turn");
   auto cell = game_.parse_move(text);
@@ -95,7 +95,7 @@ Outcome<MatchCore::Events> MatchCore::move(Side by, std::string_view text, TimeP
   return move_cell(by, *cell, now);
 }
 
-Outcome<MatchCore::Events> MatchCore::move_cell(Side by, Cell cell, TimePoint now) {
+Expected<MatchCore::Events> MatchCore::move_cell(Side by, Cell cell, TimePoint now) {
   if (auto ok = check_can_act(by); !ok) return inarow::unexpected(ok.error());
   if (by != game_.to_move()) return fail_with(ProtocolError::not_your_turn, "not your turn");
   if (!game_.is_legal(cell)) {
@@ -152,14 +152,14 @@ void MatchCore::end(v1::Result result, v1::EndReason reason, TimePoint now, Even
   out.push_back(e);
 }
 
-Outcome<MatchCore::Events> MatchCore::resign(Side by, TimePoint now) {
+Expected<MatchCore::Events> MatchCore::resign(Side by, TimePoint now) {
   if (auto ok = check_can_act(by); !ok) return inarow::unexpected(ok.error());
   Events out;
   end(win_for(opponent(by)), v1::END_REASON_RESIGNATION, now, out);
   return out;
 }
 
-Outcome<MatchCore::Events> MatchCore::offer_draw(Side by, TimePoint now) {
+Expected<MatchCore::Events> MatchCore::offer_draw(Side by, TimePoint now) {
   if (auto ok = check_can_act(by); !ok) return inarow::unexpected(ok.error());
   if (draw_by_ == opponent(by)) return answer_draw(by, true, now);
   if (draw_by_ == by) return fail_with(ProtocolError::bad_request, "draw already offered");
@@ -169,7 +169,7 @@ Outcome<MatchCore::Events> MatchCore::offer_draw(Side by, TimePoint now) {
   return Events{e};
 }
 
-Outcome<MatchCore::Events> MatchCore::answer_draw(Side by, bool accept, TimePoint now) {
+Expected<MatchCore::Events> MatchCore::answer_draw(Side by, bool accept, TimePoint now) {
   if (auto ok = check_can_act(by); !ok) return inarow::unexpected(ok.error());
   if (draw_by_ != opponent(by))
     return fail_with(ProtocolError::no_offer, "no draw offer to answer");
@@ -190,7 +190,7 @@ int MatchCore::takeback_plies(Side by) const {
   return game_.to_move() == by ? 2 : 1;
 }
 
-Outcome<MatchCore::Events> MatchCore::request_takeback(Side by, TimePoint now) {
+Expected<MatchCore::Events> MatchCore::request_takeback(Side by, TimePoint now) {
   if (auto ok = check_can_act(by); !ok) return inarow::unexpected(ok.error());
   if (takeback_by_) return fail_with(ProtocolError::bad_request, "a takeback is already pending");
   if (game_.ply() < takeback_plies(by)) {
@@ -202,7 +202,7 @@ Outcome<MatchCore::Events> MatchCore::request_takeback(Side by, TimePoint now) {
   return Events{e};
 }
 
-Outcome<MatchCore::Events> MatchCore::answer_takeback(Side by, bool accept, TimePoint now) {
+Expected<MatchCore::Events> MatchCore::answer_takeback(Side by, bool accept, TimePoint now) {
   if (auto ok = check_can_act(by); !ok) return inarow::unexpected(ok.error());
   if (takeback_by_ != opponent(by)) {
     return fail_with(ProtocolError::no_offer, "no takeback request to answer");

@@ -32,7 +32,7 @@ struct ServerConfig {
   double rate_burst = 40.0;                 // bucket size
   int rate_strikes = 20;                    // rate-limited messages before a 1008 close
   int max_connections_per_ip = 256;         // WebSocket sessions at once
-  Millis idle_timeout{30'000};              // ping/pong: a silent peer is closed after this
+  Millis idle_timeout{30'000};              // ping/pong: a silent connection is closed after this
   Millis handshake_timeout{10'000};
   Millis reconnect_grace{60'000};  // an untimed match's absent player forfeits after this
   Millis matchmaker_tick{250};

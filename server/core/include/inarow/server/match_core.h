@@ -1,6 +1,6 @@
 // MatchCore: the rules of one match as a plain state machine — seats, the
 // game, the clocks, draw offers and takebacks, and the numbered event log.
-// No sockets, no threads: the match actor (hub.cpp) owns one and touches it
+// No sockets, no threads: the match actor (net/match_actor.h) owns one and touches it
 // only on its strand; tests drive it directly with made-up time points.
 //
 // Every command either fails with a ProtocolError and changes nothing, or
@@ -55,14 +55,14 @@ class MatchCore {
   // The started event; the first side's clock starts.
   Events start(TimePoint now);
 
-  Outcome<Events> move(Side by, std::string_view text, TimePoint now);
-  Outcome<Events> move_cell(Side by, Cell cell, TimePoint now);
-  Outcome<Events> resign(Side by, TimePoint now);
+  Expected<Events> move(Side by, std::string_view text, TimePoint now);
+  Expected<Events> move_cell(Side by, Cell cell, TimePoint now);
+  Expected<Events> resign(Side by, TimePoint now);
   // Offering when the opponent already offered accepts their offer.
-  Outcome<Events> offer_draw(Side by, TimePoint now);
-  Outcome<Events> answer_draw(Side by, bool accept, TimePoint now);
-  Outcome<Events> request_takeback(Side by, TimePoint now);
-  Outcome<Events> answer_takeback(Side by, bool accept, TimePoint now);
+  Expected<Events> offer_draw(Side by, TimePoint now);
+  Expected<Events> answer_draw(Side by, bool accept, TimePoint now);
+  Expected<Events> request_takeback(Side by, TimePoint now);
+  Expected<Events> answer_takeback(Side by, bool accept, TimePoint now);
   // Ends the match if the running side's flag has fallen.
   Events check_flag(TimePoint now);
   // A player stayed away past the grace period of an untimed match.
@@ -97,7 +97,7 @@ class MatchCore {
  private:
   v1::MatchEvent& emit(TimePoint now);
   void end(v1::Result result, v1::EndReason reason, TimePoint now, Events& out);
-  Outcome<void> check_can_act(Side by) const;
+  Expected<void> check_can_act(Side by) const;
   int takeback_plies(Side by) const;
   void apply_move_effects(Side mover);
   std::vector<std::string> move_texts() const;

@@ -1,7 +1,7 @@
 // The matchmaker's pairing rule, without threads: seekers of the same variant
 // and time control are paired when their ratings are within both players'
 // windows, and a window widens the longer its player waits. The lobby
-// (hub.cpp) owns one on its strand and calls pair() on every new seek and on
+// (net/lobby.h) owns one on its strand and calls pair() on every new seek and on
 // a timer.
 #pragma once
 

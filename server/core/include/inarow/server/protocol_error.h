@@ -46,7 +46,7 @@ struct Failure {
 };
 
 template <class T>
-using Outcome = inarow::expected<T, Failure>;
+using Expected = inarow::expected<T, Failure>;
 
 inline inarow::unexpected<Failure> fail_with(ProtocolError code, std::string message) {
   return inarow::unexpected<Failure>(Failure{code, std::move(message)});

@@ -14,9 +14,10 @@
 #include <sstream>
 #include <thread>
 
-#include "harness.h"
 #include "inarow/engine/game.h"
 #include "inarow/engine/notation.h"
+#include "inarow/testing/test_server.h"
+#include "inarow/testing/ws_client.h"
 
 namespace inarow::testing {
 namespace {

@@ -1,8 +1,7 @@
-#include "harness.h"
+#include "inarow/testing/ws_client.h"
 
 #include <google/protobuf/util/json_util.h>
 #include <gtest/gtest.h>
-#include <spdlog/spdlog.h>
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
@@ -18,31 +17,6 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 namespace websocket = beast::websocket;
 using tcp = asio::ip::tcp;
-
-server::ServerConfig test_config() {
-  server::ServerConfig c;
-  c.address = "127.0.0.1";
-  c.port = 0;
-  c.threads = 2;
-  c.bot_threads = 1;
-  c.store = ":memory:";
-  c.store_full_sync = false;
-  c.reconnect_grace = 2s;
-  c.matchmaker_tick = 50ms;
-  c.bot_seed = 12345;
-  return c;
-}
-
-TestServer::TestServer(server::ServerConfig config)
-    : server_(std::make_unique<server::Server>(std::move(config))) {
-  spdlog::set_level(spdlog::level::warn);
-  auto started = server_->start();
-  if (!started) throw std::runtime_error(started.error());
-}
-
-TestServer::~TestServer() {
-  server_->stop();
-}
 
 HttpReply http_get(std::uint16_t port, const std::string& target) {
   asio::io_context ioc;

@@ -1,7 +1,6 @@
-// Test support for the server: a server on 127.0.0.1 with an ephemeral port,
-// and a WebSocket client that speaks the protocol synchronously (each read
-// has a timeout, so a test that waits for something that never comes fails
-// instead of hanging).
+// A WebSocket client for tests that speaks the protocol synchronously (each
+// read has a timeout, so a test that waits for something that never comes
+// fails instead of hanging), and a plain HTTP GET.
 #pragma once
 
 #include <chrono>
@@ -12,29 +11,12 @@
 #include <optional>
 #include <string>
 
-#include "inarow/server/config.h"
-#include "inarow/server/server.h"
 #include "inarow/v1/inarow.pb.h"
 
 namespace inarow::testing {
 
 namespace v1 = ::inarow::v1;
 using namespace std::chrono_literals;
-
-// A config for tests: ephemeral port, in-memory store, short timers.
-server::ServerConfig test_config();
-
-class TestServer {
- public:
-  explicit TestServer(server::ServerConfig config = test_config());
-  ~TestServer();
-  std::uint16_t port() const { return server_->port(); }
-  server::Server& server() { return *server_; }
-  void stop() { server_->stop(); }
-
- private:
-  std::unique_ptr<server::Server> server_;
-};
 
 struct HttpReply {
   int status = 0;

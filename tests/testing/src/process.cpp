@@ -1,4 +1,4 @@
-#include "harness.h"
+#include "inarow/testing/process.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -15,7 +15,7 @@
 #include <stdexcept>
 #include <thread>
 
-namespace inarow::client::testing {
+namespace inarow::testing {
 
 namespace {
 
@@ -41,21 +41,10 @@ std::optional<int> wait_pid(pid_t pid, std::chrono::milliseconds timeout) {
 
 }  // namespace
 
-TempDir::TempDir() {
-  std::random_device rd;
-  path_ = fs::temp_directory_path() /
-          ("inarow-client-test-" + std::to_string(::getpid()) + "-" + std::to_string(rd()));
-  fs::create_directories(path_);
-}
-
-TempDir::~TempDir() {
-  std::error_code ec;
-  fs::remove_all(path_, ec);
-}
-
 // ---------------------------------------------------------------- server
 
-ServerProcess::ServerProcess(std::string store, std::uint16_t port) : store_(std::move(store)) {
+ServerProcess::ServerProcess(std::string store, std::uint16_t port, std::string binary)
+    : store_(std::move(store)), binary_(std::move(binary)) {
   start(port);
 }
 
@@ -77,7 +66,7 @@ void ServerProcess::start(std::uint16_t port) {
     ::dup2(fd, STDOUT_FILENO);
     ::dup2(fd, STDERR_FILENO);
     const std::string port_text = std::to_string(port);
-    ::execl(INAROW_SERVER_BINARY, INAROW_SERVER_BINARY, "--port", port_text.c_str(), "--store",
+    ::execl(binary_.c_str(), binary_.c_str(), "--port", port_text.c_str(), "--store",
             store_.c_str(), "--no-sync", "--log-level", "info", static_cast<char*>(nullptr));
     ::_exit(127);
   }
@@ -117,14 +106,10 @@ void ServerProcess::restart() {
 
 // ---------------------------------------------------------------- client
 
-ClientProcess::ClientProcess(const std::string& url, const std::string& name,
-                             const fs::path& config_dir, std::vector<std::string> extra_args) {
+ChildProcess::ChildProcess(std::vector<std::string> args) {
   int in_pipe[2];
   int out_pipe[2];
   if (::pipe(in_pipe) != 0 || ::pipe(out_pipe) != 0) throw std::runtime_error("pipe failed");
-  std::vector<std::string> args = {INAROW_CLIENT_BINARY, "--server",         url, "--name", name,
-                                   "--config-dir",       config_dir.string()};
-  args.insert(args.end(), extra_args.begin(), extra_args.end());
   pid_ = ::fork();
   if (pid_ < 0) throw std::runtime_error("fork failed");
   if (pid_ == 0) {
@@ -149,20 +134,20 @@ ClientProcess::ClientProcess(const std::string& url, const std::string& name,
   ::signal(SIGPIPE, SIG_IGN);
 }
 
-ClientProcess::~ClientProcess() {
+ChildProcess::~ChildProcess() {
   if (in_ >= 0) ::close(in_);
   if (pid_ > 0 && !wait_pid(pid_, 2s)) kill_now();
   if (out_ >= 0) ::close(out_);
 }
 
-void ClientProcess::kill_now() {
+void ChildProcess::kill_now() {
   if (pid_ <= 0) return;
   ::kill(pid_, SIGKILL);
   wait_pid(pid_, 5s);
   pid_ = -1;
 }
 
-void ClientProcess::send(const std::string& line) {
+void ChildProcess::send(const std::string& line) {
   const std::string data = line + "\n";
   transcript_ += "> " + line + "\n";
   std::size_t done = 0;
@@ -173,12 +158,12 @@ void ClientProcess::send(const std::string& line) {
   }
 }
 
-void ClientProcess::close_stdin() {
+void ChildProcess::close_stdin() {
   if (in_ >= 0) ::close(in_);
   in_ = -1;
 }
 
-std::optional<std::string> ClientProcess::next_line(std::chrono::milliseconds timeout) {
+std::optional<std::string> ChildProcess::next_line(std::chrono::milliseconds timeout) {
   const auto deadline = Clock::now() + timeout;
   while (true) {
     const auto nl = buffer_.find('\n');
@@ -204,7 +189,7 @@ std::optional<std::string> ClientProcess::next_line(std::chrono::milliseconds ti
   }
 }
 
-std::optional<std::string> ClientProcess::expect_if(
+std::optional<std::string> ChildProcess::expect_if(
     const std::function<bool(const std::string&)>& match, std::chrono::milliseconds timeout) {
   const auto deadline = Clock::now() + timeout;
   while (true) {
@@ -217,38 +202,16 @@ std::optional<std::string> ClientProcess::expect_if(
   }
 }
 
-std::optional<std::string> ClientProcess::expect(const std::string& prefix,
-                                                 std::chrono::milliseconds timeout) {
+std::optional<std::string> ChildProcess::expect(const std::string& prefix,
+                                                std::chrono::milliseconds timeout) {
   return expect_if([&](const std::string& l) { return l.rfind(prefix, 0) == 0; }, timeout);
 }
 
-std::optional<int> ClientProcess::wait_exit(std::chrono::milliseconds timeout) {
+std::optional<int> ChildProcess::wait_exit(std::chrono::milliseconds timeout) {
   if (pid_ <= 0) return std::nullopt;
   auto status = wait_pid(pid_, timeout);
   if (status) pid_ = -1;
   return status;
 }
 
-std::optional<std::string> field(const std::string& line, const std::string& key) {
-  const std::string needle = " " + key + "=";
-  auto at = line.find(needle);
-  if (at == std::string::npos) return std::nullopt;
-  at += needle.size();
-  if (at < line.size() && line[at] == '"') {
-    std::string value;
-    for (std::size_t i = at + 1; i < line.size(); ++i) {
-      if (line[i] == '\\' && i + 1 < line.size()) {
-        value += line[++i];
-      } else if (line[i] == '"') {
-        break;
-      } else {
-        value += line[i];
-      }
-    }
-    return value;
-  }
-  const auto end = line.find(' ', at);
-  return line.substr(at, end == std::string::npos ? std::string::npos : end - at);
-}
-
-}  // namespace inarow::client::testing
+}  // namespace inarow::testing

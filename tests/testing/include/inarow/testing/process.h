@@ -1,7 +1,7 @@
-// Test support for the console client: real processes on real sockets.
-// ServerProcess runs inarow-server on 127.0.0.1 with an ephemeral port (read
-// from its log); ClientProcess runs inarow with pipes for standard input and
-// output, and reads its lines with deadlines so a test never hangs.
+// Real processes for tests. ServerProcess runs inarow-server on 127.0.0.1
+// with an ephemeral port (read from its log); ChildProcess runs any program
+// with pipes for standard input and output, and reads its lines with
+// deadlines so a test never hangs.
 #pragma once
 
 #include <sys/types.h>
@@ -13,28 +13,19 @@
 #include <string>
 #include <vector>
 
-namespace inarow::client::testing {
+#include "inarow/testing/temp_dir.h"
+
+namespace inarow::testing {
 
 using namespace std::chrono_literals;
 namespace fs = std::filesystem;
 
-// A fresh directory under the system's temp dir, removed with the object.
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
 class ServerProcess {
  public:
   // `store` is a file (kept across restarts) or ":memory:"; port 0 is ephemeral.
-  ServerProcess(std::string store, std::uint16_t port = 0);
+  // `binary` defaults to the inarow-server this build made.
+  explicit ServerProcess(std::string store, std::uint16_t port = 0,
+                         std::string binary = INAROW_SERVER_BINARY);
   ~ServerProcess();
   std::uint16_t port() const { return port_; }
   std::string url() const;
@@ -46,19 +37,20 @@ class ServerProcess {
  private:
   void start(std::uint16_t port);
   std::string store_;
+  std::string binary_;
   TempDir dir_;
   pid_t pid_ = -1;
   std::uint16_t port_ = 0;
   int starts_ = 0;
 };
 
-class ClientProcess {
+class ChildProcess {
  public:
-  ClientProcess(const std::string& url, const std::string& name, const fs::path& config_dir,
-                std::vector<std::string> extra_args = {});
-  ~ClientProcess();
-  ClientProcess(const ClientProcess&) = delete;
-  ClientProcess& operator=(const ClientProcess&) = delete;
+  // Runs argv[0] (a path) with the arguments that follow.
+  explicit ChildProcess(std::vector<std::string> argv);
+  ~ChildProcess();
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
 
   void send(const std::string& line);
   void close_stdin();
@@ -85,7 +77,4 @@ class ClientProcess {
   bool eof_ = false;
 };
 
-// key=value fields of a client line; values unquoted.
-std::optional<std::string> field(const std::string& line, const std::string& key);
-
-}  // namespace inarow::client::testing
+}  // namespace inarow::testing

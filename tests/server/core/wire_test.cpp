@@ -1,9 +1,9 @@
+#include "inarow/server/wire.h"
+
 #include <google/protobuf/util/json_util.h>
 #include <gtest/gtest.h>
 
 #include <string>
-
-#include "inarow/server/hub.h"
 
 namespace inarow::server {
 namespace {
