@@ -13,6 +13,7 @@
 
 #include "inarow/server/memory_store.h"
 #include "inarow/server/store_writer.h"
+#include "inarow/testing/fake_connection.h"
 
 namespace inarow::server {
 namespace {
@@ -20,41 +21,7 @@ namespace {
 using namespace std::chrono_literals;
 namespace asio = boost::asio;
 
-// A connection that keeps every message it is sent, decoded.
-class FakeConnection : public Connection {
- public:
-  void deliver(OutgoingPtr message) override {
-    v1::ServerMessage m;
-    ASSERT_TRUE(m.ParseFromString(message->payload(false)));
-    std::lock_guard lock(mutex_);
-    received_.push_back(std::move(m));
-  }
-  void close(CloseKind) override {
-    std::lock_guard lock(mutex_);
-    closed_ = true;
-  }
-  std::vector<v1::ServerMessage> received() const {
-    std::lock_guard lock(mutex_);
-    return received_;
-  }
-  std::vector<v1::MatchEvent> events() const {
-    std::vector<v1::MatchEvent> out;
-    for (const auto& m : received())
-      if (m.has_event()) out.push_back(m.event());
-    return out;
-  }
-  // The answer (ack or error) to a request, if it came.
-  std::optional<v1::ServerMessage> answer(std::uint64_t request_id) const {
-    for (const auto& m : received())
-      if (m.request_id() == request_id && (m.has_ack() || m.has_error())) return m;
-    return std::nullopt;
-  }
-
- private:
-  mutable std::mutex mutex_;
-  std::vector<v1::ServerMessage> received_;
-  bool closed_ = false;
-};
+using inarow::testing::FakeConnection;
 
 class MatchActorTest : public ::testing::Test {
  protected:
