@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -81,6 +82,18 @@ v1::ClientMessage watch_message(const std::string& id, std::uint64_t after = 0) 
   m.mutable_watch()->set_after_seq(after);
   return m;
 }
+// Wait for a condition the server reaches by itself (a match forgotten, a
+// connection gone), checking it every 25 ms (under the rate limit when the
+// check is a request); false if it does not hold in time.
+bool eventually(const std::function<bool()>& holds, std::chrono::milliseconds timeout = 5s) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (!holds()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(25ms);
+  }
+  return true;
+}
+
 v1::ClientMessage ping_message() {
   v1::ClientMessage m;
   m.mutable_ping();
@@ -249,9 +262,21 @@ TEST(ServerSeek, AForgottenMatchTakesNoMoreCommands) {
   play_moves(p, {"a1", "b1", "a2", "b2", "a3"}, 2);
   for (WsClient* c : {&p.a, &p.b})
     expect_event(*c, Kind::kEnded, 7);
+  const auto ended = std::chrono::steady_clock::now();
   expect_error(p.b.move(p.match, "c3"), v1::ERROR_MATCH_OVER);  // lingering
-  std::this_thread::sleep_for(600ms);
-  expect_error(p.b.move(p.match, "c3"), v1::ERROR_UNKNOWN_MATCH);
+  // Until the grace is over the match lingers; then it is forgotten, and
+  // nothing else is ever the answer.
+  ASSERT_TRUE(eventually([&] {
+    const auto answer = p.b.move(p.match, "c3");
+    EXPECT_TRUE(answer.has_error()) << answer.DebugString();
+    if (answer.error().code() == v1::ERROR_MATCH_OVER) {
+      EXPECT_LT(std::chrono::steady_clock::now() - ended, config.reconnect_grace + 2s);
+      return false;
+    }
+    expect_error(answer, v1::ERROR_UNKNOWN_MATCH);
+    return true;
+  }));
+  EXPECT_GE(std::chrono::steady_clock::now() - ended, config.reconnect_grace);
   expect_error(p.a.request(resign_message(p.match)), v1::ERROR_UNKNOWN_MATCH);
 }
 
@@ -507,7 +532,14 @@ void play_bot_to_the_end(std::uint16_t port, const std::string& variant_name,
                             : outcome == inarow::Outcome::second_wins ? v1::RESULT_SECOND_WINS
                             : outcome == inarow::Outcome::draw        ? v1::RESULT_DRAW
                                                                       : v1::RESULT_UNSPECIFIED;
-      if (e.ended().reason() != v1::END_REASON_TIMEOUT) {
+      if (e.ended().reason() == v1::END_REASON_TIMEOUT) {
+        // The side to move ran out of time: its clock shows 0, the other wins.
+        ASSERT_FALSE(game.over()) << "a flag fell after the game was decided";
+        const bool first_flagged = game.to_move() == Side::first;
+        EXPECT_EQ(first_flagged ? e.clocks().first_ms() : e.clocks().second_ms(), 0);
+        EXPECT_EQ(e.ended().result(),
+                  first_flagged ? v1::RESULT_SECOND_WINS : v1::RESULT_FIRST_WINS);
+      } else {
         EXPECT_EQ(e.ended().result(), expected);
       }
       EXPECT_EQ(e.ended().ratings_size(), 2);
@@ -684,9 +716,9 @@ TEST(ServerLimits, TooManyConnectionsFromOneAddress) {
   EXPECT_FALSE(c.next(3s));
   EXPECT_EQ(c.close_code(), 1008);
   EXPECT_EQ(server.server().metrics().connections_rejected.load(), 1u);
-  // Once one leaves, there is room again.
+  // Once one leaves (the server has let its connection go), there is room again.
   a.close();
-  std::this_thread::sleep_for(200ms);
+  ASSERT_TRUE(eventually([&] { return server.server().metrics().connections_open.load() == 1; }));
   WsClient d(server.port());
   EXPECT_EQ(d.hello("d").name(), "d");
 }
