@@ -2,7 +2,9 @@
 #include <sqlite3.h>
 
 #include <atomic>
+#include <chrono>
 #include <filesystem>
+#include <thread>
 #include <vector>
 
 #include "inarow/server/sqlite_store.h"
@@ -10,6 +12,8 @@
 
 namespace inarow::server {
 namespace {
+
+using namespace std::chrono_literals;
 
 std::filesystem::path temp_db(const char* name) {
   auto path = std::filesystem::temp_directory_path() /
@@ -325,6 +329,44 @@ TEST(SqliteStore, RefusesAStoreFromANewerSchema) {
   auto store = open_sqlite_store(path.string());
   ASSERT_FALSE(store);
   EXPECT_NE(store.error().find("newer"), std::string::npos) << store.error();
+}
+
+// GET /matches/<id> reads a record on an I/O thread. A commit holds the
+// store's writing connection through its fsync (here: through a wait for
+// another connection's lock), and the read must not wait for it.
+TEST(SqliteStore, ARecordIsReadWhileACommitWaits) {
+  const auto path = temp_db("inarow-store-reader-test");
+  auto store = open_sqlite_store(path.string(), SqliteOptions{.busy_timeout = 5000ms});
+  ASSERT_TRUE(store);
+  ASSERT_TRUE((*store)->write(std::vector<StoreOp>{store_op::CreateMatch{match("m1")}}));
+
+  sqlite3* other = nullptr;
+  ASSERT_EQ(sqlite3_open(path.string().c_str(), &other), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(other, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
+  std::atomic<bool> started{false};
+  bool written = false;
+  std::thread writer([&] {
+    started = true;
+    written = (*store)->write(std::vector<StoreOp>{store_op::CreateMatch{match("m2")}}).has_value();
+  });
+  while (!started)
+    std::this_thread::yield();
+  // The writer takes its connection at once and then waits out the lock;
+  // each of these reads comes while it waits.
+  for (int i = 0; i < 20; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    auto m = (*store)->load_match("m1");
+    const auto took = std::chrono::steady_clock::now() - t0;
+    ASSERT_TRUE(m);
+    EXPECT_EQ(m->id, "m1");
+    EXPECT_LT(took, 1000ms) << "read " << i << " waited for the commit";
+  }
+  EXPECT_FALSE((*store)->load_match("m2"));  // not committed yet
+  sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr);
+  sqlite3_close(other);
+  writer.join();
+  EXPECT_TRUE(written);
+  EXPECT_TRUE((*store)->load_match("m2"));  // committed, and the reader sees it
 }
 
 TEST(SqliteStore, AFailedBatchWritesNothing) {
