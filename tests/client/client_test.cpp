@@ -2,7 +2,7 @@
 // 127.0.0.1, driven through the client's standard input in script mode.
 #include <gtest/gtest.h>
 
-#include "harness.h"
+#include "client_process.h"
 #include "inarow/engine/game.h"
 #include "inarow/engine/notation.h"
 #include "inarow/engine/variant.h"

@@ -12,7 +12,7 @@
 
 #include <regex>
 
-#include "harness.h"
+#include "client_process.h"
 
 namespace inarow::client::testing {
 namespace {

@@ -1,0 +1,43 @@
+// Everything the server can be told at start-up. main.cpp fills it from flags
+// and environment variables; tests fill it directly.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "inarow/server/fischer_clock.h"
+#include "inarow/server/matchmaker.h"
+
+namespace inarow::server {
+
+struct ServerConfig {
+  std::string address = "127.0.0.1";
+  std::uint16_t port = 8080;  // 0: an ephemeral port (see Server::port)
+  int threads = 2;            // I/O threads
+  int bot_threads = 1;        // bot search workers
+  // The bot workers' nice value (0-19): when a search and a person's move
+  // want the same core, the move goes first. 0 leaves them as they are.
+  int bot_nice = 10;
+  std::string store = "./inarow.db";  // ":memory:" keeps nothing
+  bool store_full_sync = true;        // fsync each (group) commit
+  // How long a commit waits for another writer holding the database before
+  // it fails (and the match it was for is paused).
+  std::chrono::milliseconds store_busy_timeout{5000};
+
+  // Limits.
+  std::size_t max_frame_bytes = 64 * 1024;  // larger frames close with 1009
+  double rate_per_second = 20.0;            // messages per connection, refilled
+  double rate_burst = 40.0;                 // bucket size
+  int rate_strikes = 20;                    // rate-limited messages before a 1008 close
+  int max_connections_per_ip = 256;         // WebSocket sessions at once
+  Millis idle_timeout{30'000};              // ping/pong: a silent connection is closed after this
+  Millis handshake_timeout{10'000};
+  Millis reconnect_grace{60'000};  // an untimed match's absent player forfeits after this
+  Millis matchmaker_tick{250};
+  MatchmakerPolicy matchmaker;
+  std::uint64_t bot_seed = 0;  // 0: random
+};
+
+}  // namespace inarow::server

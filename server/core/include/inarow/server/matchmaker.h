@@ -1,0 +1,52 @@
+// The matchmaker's pairing rule, without threads: seekers of the same variant
+// and time control are paired when their ratings are within both players'
+// windows, and a window widens the longer its player waits. The lobby
+// (net/lobby.h) owns one on its strand and calls pair() on every new seek and on
+// a timer.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "inarow/server/fischer_clock.h"
+
+namespace inarow::server {
+
+struct Seeker {
+  std::string player_id;
+  std::string pool;  // variant and time control: only equal pools pair
+  double rating = 1500.0;
+  TimePoint since{};
+};
+
+struct MatchmakerPolicy {
+  double initial_window = 100.0;  // rating points either side at once
+  double widening_per_second = 50.0;
+  double max_window = 1000.0;
+};
+
+class Matchmaker {
+ public:
+  explicit Matchmaker(MatchmakerPolicy policy = {}) : policy_(policy) {}
+
+  // False if the player already seeks.
+  bool add(Seeker s);
+  bool remove(const std::string& player_id);
+  bool seeking(const std::string& player_id) const;
+  std::size_t size() const { return queue_.size(); }
+
+  double window(const Seeker& s, TimePoint now) const;
+  // Pairs everyone who can be paired now. The longer-waiting player comes
+  // first in each pair (and plays first); each seeker is offered the closest
+  // rating among those that fit.
+  std::vector<std::pair<Seeker, Seeker>> pair(TimePoint now);
+
+ private:
+  MatchmakerPolicy policy_;
+  std::vector<Seeker> queue_;  // oldest first
+};
+
+}  // namespace inarow::server

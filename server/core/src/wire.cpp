@@ -1,0 +1,71 @@
+#include "inarow/server/wire.h"
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/util/json_util.h>
+
+#include <cstring>
+
+namespace inarow::server {
+
+namespace v1 = ::inarow::v1;
+
+std::shared_ptr<const Outgoing> Outgoing::event(std::string_view encoded_event) {
+  using google::protobuf::io::CodedOutputStream;
+  // Field `event`, wire type 2 (length-delimited), then the length: exactly
+  // what ServerMessage::SerializeAsString writes before the event's bytes.
+  constexpr auto kTag = static_cast<std::uint32_t>(v1::ServerMessage::kEventFieldNumber) << 3 | 2;
+  const auto size = static_cast<std::uint32_t>(encoded_event.size());
+  std::string frame(static_cast<std::size_t>(CodedOutputStream::VarintSize32(kTag) +
+                                             CodedOutputStream::VarintSize32(size)) +
+                        encoded_event.size(),
+                    '\0');
+  auto* at = reinterpret_cast<std::uint8_t*>(frame.data());
+  at = CodedOutputStream::WriteVarint32ToArray(kTag, at);
+  at = CodedOutputStream::WriteVarint32ToArray(size, at);
+  std::memcpy(at, encoded_event.data(), encoded_event.size());
+  return std::make_shared<const Outgoing>(Encoded{}, std::move(frame));
+}
+
+const std::string& Outgoing::payload(bool text) const {
+  if (text) {
+    std::call_once(text_once_, [this] {
+      v1::ServerMessage decoded;
+      if (encoded_) (void)decoded.ParseFromString(binary_);
+      (void)google::protobuf::util::MessageToJsonString(encoded_ ? decoded : message_, &text_);
+    });
+    return text_;
+  }
+  if (!encoded_) std::call_once(binary_once_, [this] { binary_ = message_.SerializeAsString(); });
+  return binary_;
+}
+
+OutgoingPtr make_outgoing(v1::ServerMessage message) {
+  return std::make_shared<const Outgoing>(std::move(message));
+}
+
+OutgoingPtr make_error(Metrics& metrics, std::uint64_t request_id, const Failure& failure,
+                       const std::string& match_id) {
+  metrics.errors[static_cast<int>(failure.code)].fetch_add(1, std::memory_order_relaxed);
+  v1::ServerMessage m;
+  m.set_request_id(request_id);
+  auto* e = m.mutable_error();
+  e->set_code(static_cast<v1::ErrorCode>(failure.code));
+  e->set_message(failure.message);
+  e->set_match_id(match_id);
+  return make_outgoing(std::move(m));
+}
+
+OutgoingPtr make_ack(std::uint64_t request_id, const std::string& match_id,
+                     const std::string& code) {
+  v1::ServerMessage m;
+  m.set_request_id(request_id);
+  m.mutable_ack()->set_match_id(match_id);
+  m.mutable_ack()->set_code(code);
+  return make_outgoing(std::move(m));
+}
+
+OutgoingPtr make_event(const v1::MatchEvent& e) {
+  return Outgoing::event(e.SerializeAsString());
+}
+
+}  // namespace inarow::server

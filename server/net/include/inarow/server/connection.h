@@ -1,0 +1,46 @@
+// A client's connection as everything behind the sessions sees it: a place
+// to deliver messages and something to close. The WebSocket session is the
+// one real kind (websocket_session.h); tests use fakes.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "inarow/server/metrics.h"
+#include "inarow/server/wire.h"
+
+namespace inarow::server {
+
+enum class CloseKind { going_away, policy_violation };
+
+class Connection {
+ public:
+  virtual ~Connection() = default;
+  // Queue a message; safe from any thread, never blocks.
+  virtual void deliver(OutgoingPtr message) = 0;
+  // Queue several, in order, in one go (a move's events and its ack).
+  virtual void deliver_all(std::vector<OutgoingPtr> messages) {
+    for (auto& m : messages)
+      deliver(std::move(m));
+  }
+  // Send what is queued, then close with the given WebSocket close code.
+  virtual void close(CloseKind kind) = 0;
+};
+
+using ConnectionPtr = std::shared_ptr<Connection>;
+
+// Deliver, counting what goes out.
+inline void send(Metrics& metrics, const ConnectionPtr& to, OutgoingPtr message) {
+  metrics.messages_out.fetch_add(1, std::memory_order_relaxed);
+  to->deliver(std::move(message));
+}
+inline void send_all(Metrics& metrics, const ConnectionPtr& to, std::vector<OutgoingPtr> messages) {
+  metrics.messages_out.fetch_add(messages.size(), std::memory_order_relaxed);
+  if (messages.size() == 1) {
+    to->deliver(std::move(messages.front()));
+  } else {
+    to->deliver_all(std::move(messages));
+  }
+}
+
+}  // namespace inarow::server

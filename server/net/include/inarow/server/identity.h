@@ -1,0 +1,100 @@
+// Identity: who is behind each connection. Players (people and bots), their
+// tokens (kept as hashes), the connections each player has open, and the
+// hello that ties a connection to a player: a new player is stored before
+// it hears of itself; a token resumes a known one, back in its matches.
+// Used on the router's strand only.
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/strand.hpp>
+#include <functional>
+#include <memory>
+#include <set>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "inarow/server/connection.h"
+#include "inarow/server/match_registry.h"
+#include "inarow/server/metrics.h"
+#include "inarow/server/store.h"
+#include "inarow/server/store_writer.h"
+#include "inarow/v1/inarow.pb.h"
+
+namespace inarow::server {
+
+struct Player {
+  std::string id;
+  std::string name;
+  std::string token_hash;
+  bool bot = false;
+  std::vector<std::weak_ptr<Connection>> connections;
+  std::set<std::string> matches;  // seated in, live or lingering after the end
+};
+
+class Identity {
+ public:
+  using Strand = boost::asio::strand<boost::asio::io_context::executor_type>;
+  // Hands a held message back to the router once its connection is greeted.
+  using Replay = std::function<void(const ConnectionPtr&, inarow::v1::ClientMessage&)>;
+
+  Identity(Strand strand, StoreWriter& writer, Metrics& metrics, MatchRegistry& matches);
+
+  // A player read back from the store (before serving).
+  void restore(const PlayerRecord& record);
+  std::size_t players() const { return players_.size(); }
+
+  // Hello from a connection: checked, then welcomed (at once for a token;
+  // after the new player is stored otherwise, when `replay` gets what the
+  // connection sent meanwhile). `owner` keeps this Identity alive until then.
+  void hello(const ConnectionPtr& connection, const inarow::v1::ClientMessage& message,
+             std::shared_ptr<const void> owner, Replay replay);
+  // While a connection's new identity is being stored, its messages wait:
+  // true if this one was held.
+  bool hold(Connection* connection, inarow::v1::ClientMessage& message);
+
+  // The player a greeted connection speaks for; null before hello.
+  const std::string* player_of(Connection* connection) const;
+  // The matches a connection watches (null before hello).
+  std::set<std::string>* watching(Connection* connection);
+  Player* find(const std::string& player_id);
+  Player& at(const std::string& player_id) { return players_.at(player_id); }
+  // The player for a bot level, created (and stored) on first use.
+  Player& bot(std::string_view level);
+  std::vector<std::weak_ptr<Connection>> live_connections(Player& player);
+
+  // A connection went: forget it, and say which player (if any) it was,
+  // what it watched, and whether it was that player's last.
+  struct Departure {
+    std::string player_id;
+    std::set<std::string> watching;
+    bool last = false;
+  };
+  std::optional<Departure> disconnected(const ConnectionPtr& connection);
+  // Every greeted connection (for the goodbye at shutdown).
+  std::vector<ConnectionPtr> connections() const;
+
+ private:
+  struct ConnectionEntry {
+    std::weak_ptr<Connection> connection;
+    std::string player_id;
+    std::set<std::string> watching;  // matches this connection spectates
+  };
+
+  void welcome(const ConnectionPtr& connection, Player& player, std::uint64_t request_id,
+               bool resumed, const inarow::v1::Hello& hello, const std::string& token);
+  void send_error(const ConnectionPtr& to, std::uint64_t request_id, const Failure& failure);
+
+  Strand strand_;
+  StoreWriter& writer_;
+  Metrics& metrics_;
+  MatchRegistry& matches_;
+  std::unordered_map<Connection*, ConnectionEntry> connections_;
+  // Connections whose new identity is being stored: what they send meanwhile waits.
+  std::unordered_map<Connection*, std::vector<inarow::v1::ClientMessage>> greeting_;
+  std::unordered_map<std::string, Player> players_;
+  std::unordered_map<std::string, std::string> tokens_;  // hash -> player id
+};
+
+}  // namespace inarow::server

@@ -1,0 +1,87 @@
+// The lobby: where matches begin. Seeks and the matchmaker (paired on every
+// seek and on a tick while anyone waits), private games by code, games
+// against a bot and bot-vs-bot matches, the list of live matches, and the
+// creation of each match's actor. Used on the router's strand only.
+#pragma once
+
+#include <array>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <unordered_map>
+
+#include "inarow/server/config.h"
+#include "inarow/server/identity.h"
+#include "inarow/server/match_actor.h"
+#include "inarow/server/match_registry.h"
+#include "inarow/server/matchmaker.h"
+#include "inarow/server/request_checks.h"
+
+namespace inarow::server {
+
+class Lobby {
+ public:
+  using Strand = boost::asio::strand<boost::asio::io_context::executor_type>;
+
+  Lobby(Strand strand, std::shared_ptr<MatchServices> services, Identity& identity,
+        MatchRegistry& matches);
+  // What owns this lobby: its timers keep it alive until they fire.
+  void owned_by(std::weak_ptr<const void> owner) { owner_ = std::move(owner); }
+
+  // Seek a rated game against someone of about the same rating.
+  Expected<void> seek(const std::string& player, const inarow::v1::Seek& seek);
+  bool cancel_seek(const std::string& player) { return matchmaker_.remove(player); }
+  // A game against a bot: the new match's id.
+  Expected<std::string> play_bot(const std::string& player, const inarow::v1::PlayBot& request);
+  Expected<std::string> start_bot_match(const inarow::v1::StartBotMatch& request);
+  // A private game waiting for whoever has its code: the code.
+  Expected<std::string> create_private(const std::string& player,
+                                       const inarow::v1::CreatePrivate& request);
+  // Join one: the new match's id.
+  Expected<std::string> join_private(const std::string& player,
+                                     const inarow::v1::JoinPrivate& request);
+  inarow::v1::MatchList list() const;
+
+  // Pair whoever can be paired now.
+  void run_matchmaker();
+  // A match's end was published: it lingers for the reconnect grace, so a
+  // returning player still gets its end, then it is forgotten.
+  void match_ended(const std::string& match_id);
+  void stop_seeking(const std::string& player) { matchmaker_.remove(player); }
+  void shutdown();
+
+ private:
+  struct PrivateGame {
+    std::string creator;
+    Variant variant;
+    ClockSetting clock;
+    Side side;
+    bool rated;
+  };
+
+  std::shared_ptr<MatchActor> create_match(Variant variant, inarow::v1::MatchKind kind, bool rated,
+                                           ClockSetting clock, std::array<std::string, 2> players,
+                                           std::array<std::string, 2> levels);
+  Seat seat_for(const Player& p, const Variant& v, std::string level) const;
+  void arm_tick();
+
+  Strand strand_;
+  std::weak_ptr<const void> owner_;
+  std::shared_ptr<MatchServices> services_;
+  Identity& identity_;
+  MatchRegistry& matches_;
+  Matchmaker matchmaker_;
+  std::map<std::string, ClockSetting> seek_clocks_;        // pool -> time control
+  std::unordered_map<std::string, PrivateGame> privates_;  // by code
+  boost::asio::steady_timer tick_;
+  bool ticking_ = false;
+  bool shutting_down_ = false;
+  std::mt19937_64 rng_;
+};
+
+}  // namespace inarow::server

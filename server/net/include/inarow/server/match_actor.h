@@ -1,0 +1,141 @@
+// The match actor: one live match on a strand of its own. It owns the
+// match's rules (MatchCore), applies its players' commands, makes every
+// change durable before anyone hears of it (commit → store → publish),
+// runs the flag and reconnect-grace timers and asks the bot workers for the
+// bots' moves. Everything it touches besides its own state comes in through
+// MatchServices, so a test can drive it with an io_context, an in-memory
+// store and fake connections.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "inarow/server/bot_moves.h"
+#include "inarow/server/config.h"
+#include "inarow/server/connection.h"
+#include "inarow/server/match_core.h"
+#include "inarow/server/metrics.h"
+#include "inarow/server/rating_book.h"
+#include "inarow/server/store.h"
+#include "inarow/server/store_writer.h"
+
+namespace inarow::server {
+
+// What every match actor uses and none owns. Shared by the actors and the
+// lobby; it lives as long as the last actor does.
+struct MatchServices {
+  MatchServices(boost::asio::io_context& io, boost::asio::thread_pool& bot_workers,
+                const ServerConfig& server_config, StoreWriter& store_writer, Metrics& counters)
+      : ioc(io),
+        config(server_config),
+        writer(store_writer),
+        metrics(counters),
+        bots(bot_workers, counters, server_config.bot_seed) {}
+
+  boost::asio::io_context& ioc;
+  const ServerConfig& config;
+  StoreWriter& writer;
+  Metrics& metrics;
+  RatingBook ratings;
+  BotMoves bots;
+  // Told (on the match's strand) once a match's end is published.
+  std::function<void(const std::string& match_id)> match_ended;
+};
+
+class MatchActor : public std::enable_shared_from_this<MatchActor> {
+ public:
+  MatchActor(std::shared_ptr<MatchServices> services, MatchSetup setup);
+
+  const MatchSetup& setup() const { return core_.setup(); }
+  const std::string& id() const { return core_.setup().id; }
+  std::optional<Side> seat_of(const std::string& player_id) const;
+
+  // Set when the lobby forgets the match: routes to it are no longer taken.
+  std::atomic<bool> retired{false};
+  // Readable from any thread, for the match list.
+  std::atomic<int> ply{0};
+  std::atomic<unsigned> spectators{0};
+  std::atomic<bool> over{false};
+
+  // A new match: store it, then tell the seated connections.
+  void start(std::vector<std::pair<std::weak_ptr<Connection>, Side>> seated);
+  // A match read back from the store: replay its events (before serving).
+  bool restore(const MatchRecord& record);
+  // After restore: clocks run again, absent players get their grace, bots think.
+  void resume();
+
+  // A seated player's command (a MatchCommand); answered with an ack once
+  // what it changed is durable, or with an error.
+  void command(ConnectionPtr from, Side side, inarow::v1::ClientMessage message);
+  // Subscribe a connection (a seated player back, or a spectator); replays
+  // the events after `after_seq` when given, then sends the full state.
+  void attach(std::weak_ptr<Connection> connection, std::optional<Side> side,
+              std::optional<std::uint64_t> after_seq, std::uint64_t request_id);
+  void detach(const ConnectionPtr& connection, std::uint64_t request_id);
+  // A seated player's last connection went or a first one came back.
+  void presence(Side side, bool connected);
+  void forget(Connection* connection);
+  // Stop timers and searches; later commands are refused.
+  void shutdown();
+
+ private:
+  struct Subscriber {
+    std::weak_ptr<Connection> connection;
+    Connection* key;
+    std::optional<Side> side;
+  };
+  struct PendingAttach {
+    std::weak_ptr<Connection> connection;
+    std::optional<Side> side;
+    std::optional<std::uint64_t> after_seq;
+    std::uint64_t request_id;
+  };
+  // Who asked for a change, to be acknowledged once it is durable.
+  struct Reply {
+    ConnectionPtr connection;
+    std::uint64_t request_id = 0;
+  };
+
+  void subscribe(const std::weak_ptr<Connection>& connection, std::optional<Side> side);
+  void unsubscribe(Connection* key);
+  void flush_attaches();
+  void on_command(const ConnectionPtr& from, Side side, const inarow::v1::ClientMessage& message);
+  void commit(MatchCore::Events events, std::vector<StoreOp> ops,
+              std::optional<Reply> reply = std::nullopt);
+  void pause(const std::optional<Reply>& reply);
+  void publish(const std::vector<OutgoingPtr>& outs, std::uint64_t last_seq,
+               const std::optional<Reply>& reply);
+  void after_change();
+  void start_grace(Side side);
+  void maybe_start_search();
+  void cancel_search();
+  void on_bot_move(const bots::Choice& choice, std::uint64_t generation);
+  void send(const ConnectionPtr& to, OutgoingPtr message);
+  void send_error(const ConnectionPtr& to, std::uint64_t request_id, const Failure& failure);
+
+  std::shared_ptr<MatchServices> services_;
+  boost::asio::strand<boost::asio::io_context::executor_type> strand_;
+  MatchCore core_;
+  std::vector<Subscriber> subs_;
+  std::vector<PendingAttach> pending_attaches_;
+  std::uint64_t published_seq_ = 0;
+  boost::asio::steady_timer flag_timer_;
+  std::array<boost::asio::steady_timer, 2> grace_timers_;
+  std::shared_ptr<std::atomic<bool>> search_stop_;
+  std::uint64_t search_generation_ = 0;
+  bool searching_ = false;
+  bool stopped_ = false;
+  bool paused_ = false;  // a commit failed
+};
+
+}  // namespace inarow::server

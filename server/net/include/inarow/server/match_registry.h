@@ -1,0 +1,36 @@
+// The live matches by id (and, for a grace period, the ones just ended, so
+// a returning player still hears the end). Used on the router's strand only.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+#include "inarow/server/match_actor.h"
+
+namespace inarow::server {
+
+class MatchRegistry {
+ public:
+  using Map = std::unordered_map<std::string, std::shared_ptr<MatchActor>>;
+
+  void add(std::shared_ptr<MatchActor> match) { matches_[match->id()] = std::move(match); }
+  std::shared_ptr<MatchActor> find(const std::string& id) const {
+    auto it = matches_.find(id);
+    return it == matches_.end() ? nullptr : it->second;
+  }
+  // Forget a match: routes to it are no longer taken.
+  void retire(const std::string& id) {
+    auto it = matches_.find(id);
+    if (it == matches_.end()) return;
+    it->second->retired.store(true, std::memory_order_release);
+    matches_.erase(it);
+  }
+  void clear() { matches_.clear(); }
+  const Map& all() const { return matches_; }
+
+ private:
+  Map matches_;
+};
+
+}  // namespace inarow::server

@@ -1,0 +1,51 @@
+// The router: where every client message goes. Sessions hand it parsed
+// messages; it answers through the Connection interface, so it knows
+// nothing about sockets.
+//
+// A seated player's match command (match_commands.h) goes to its match's
+// strand; once the router has routed one for a connection (it knows the
+// player and the seat), later ones for that match go there straight from
+// the reading thread. Everything else (hello, the lobby, watching) runs on
+// the router's strand, where Identity, the Lobby and the MatchRegistry live.
+// Every public function may be called from any thread.
+#pragma once
+
+#include <memory>
+
+#include "inarow/server/config.h"
+#include "inarow/server/connection.h"
+#include "inarow/server/metrics.h"
+#include "inarow/server/store.h"
+#include "inarow/server/store_writer.h"
+#include "inarow/v1/inarow.pb.h"
+
+namespace boost::asio {
+class io_context;
+class thread_pool;
+}  // namespace boost::asio
+
+namespace inarow::server {
+
+class Router {
+ public:
+  // Bots search on `bot_workers`, which must outlive every match.
+  Router(boost::asio::io_context& ioc, boost::asio::thread_pool& bot_workers,
+         const ServerConfig& config, Store& store, StoreWriter& writer, Metrics& metrics);
+  ~Router();
+  Router(const Router&) = delete;
+  Router& operator=(const Router&) = delete;
+
+  // Load players and unfinished matches from the store (before serving).
+  void restore();
+  void receive(ConnectionPtr from, inarow::v1::ClientMessage message);
+  void disconnected(const ConnectionPtr& connection);
+  // Say goodbye to every connection, stop bots and timers.
+  void shutdown();
+
+  struct State;  // the strand's state and the routes (router.cpp)
+
+ private:
+  std::shared_ptr<State> state_;
+};
+
+}  // namespace inarow::server

@@ -1,0 +1,94 @@
+#include "inarow/server/bot_moves.h"
+
+#include <pthread.h>
+#include <spdlog/spdlog.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <boost/asio/post.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <cerrno>
+#include <cstring>
+#include <latch>
+#include <random>
+
+namespace inarow::server {
+
+namespace asio = boost::asio;
+
+BotPool::BotPool(std::uint64_t seed) : seed_(seed ? seed : std::random_device{}()) {}
+
+std::unique_ptr<bots::Bot> BotPool::acquire(const Variant& v, const std::string& level) {
+  std::uint64_t seed;
+  {
+    std::lock_guard lock(mutex_);
+    auto& free = free_[{v.name, level}];
+    if (!free.empty()) {
+      auto bot = std::move(free.back());
+      free.pop_back();
+      return bot;
+    }
+    seed = seed_ + ++created_;
+  }
+  auto bot = bots::make_level_bot(v, level, seed);
+  if (!bot) return nullptr;
+  return std::move(*bot);
+}
+
+void BotPool::release(const Variant& v, const std::string& level, std::unique_ptr<bots::Bot> bot) {
+  std::lock_guard lock(mutex_);
+  free_[{v.name, level}].push_back(std::move(bot));
+}
+
+BotMoves::BotMoves(asio::thread_pool& workers, Metrics& metrics, std::uint64_t seed)
+    : workers_(workers), metrics_(metrics), pool_(seed) {}
+
+void BotMoves::search(Game game, std::string level, Millis budget,
+                      std::shared_ptr<std::atomic<bool>> stop, Done done) {
+  asio::post(workers_, [this, game = std::move(game), level = std::move(level), budget,
+                        stop = std::move(stop), done = std::move(done)] {
+    const auto started = SteadyClock::now();
+    // Bots are borrowed per search: their tables are large, matches many.
+    auto bot = pool_.acquire(game.variant(), level);
+    bots::Choice choice;
+    if (bot) {
+      choice = bot->choose(game, bots::MoveBudget{budget, stop.get()});
+      pool_.release(game.variant(), level, std::move(bot));
+    } else {
+      choice.move = game.legal_moves().front();
+    }
+    metrics_.bot_search.observe(
+        std::chrono::duration<double>(SteadyClock::now() - started).count());
+    done(choice);
+  });
+}
+
+Millis BotMoves::budget(const FischerClock& clock, Side side, const std::string& level,
+                        TimePoint now) {
+  if (!clock.enabled()) return Millis{0};
+  const Millis left = clock.remaining(side, now);
+  Millis budget = std::max(Millis{5}, left / 30 + clock.increment() * 3 / 4);
+  if (const auto l = bots::find_level(level); l && l->time_ms > 0) {
+    budget = std::min(budget, Millis{l->time_ms});
+  }
+  return budget;
+}
+
+// Each worker takes one of these tasks and holds it until all have started,
+// so no worker is left out or visited twice.
+void BotMoves::tune_workers(asio::thread_pool& workers, int threads, int nice) {
+  auto all = std::make_shared<std::latch>(threads);  // outlives the last arrival
+  for (int i = 0; i < threads; ++i) {
+    asio::post(workers, [all, nice] {
+      pthread_setname_np(pthread_self(), "inarow-bot");
+      if (nice != 0 && setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), nice) != 0) {
+        spdlog::warn("bot_nice_failed nice={} error=\"{}\"", nice, std::strerror(errno));
+      }
+      all->arrive_and_wait();
+    });
+  }
+  all->wait();
+}
+
+}  // namespace inarow::server

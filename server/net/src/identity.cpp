@@ -1,0 +1,177 @@
+#include "inarow/server/identity.h"
+
+#include <fmt/format.h>
+
+#include <boost/asio/post.hpp>
+
+#include "ids.h"
+
+namespace inarow::server {
+
+namespace asio = boost::asio;
+namespace v1 = ::inarow::v1;
+
+Identity::Identity(Strand strand, StoreWriter& writer, Metrics& metrics, MatchRegistry& matches)
+    : strand_(std::move(strand)), writer_(writer), metrics_(metrics), matches_(matches) {}
+
+void Identity::restore(const PlayerRecord& p) {
+  if (!p.token_hash.empty()) tokens_[p.token_hash] = p.id;
+  players_[p.id] = Player{p.id, p.name, p.token_hash, p.bot, {}, {}};
+}
+
+void Identity::send_error(const ConnectionPtr& to, std::uint64_t request_id,
+                          const Failure& failure) {
+  send(metrics_, to, make_error(metrics_, request_id, failure));
+}
+
+void Identity::hello(const ConnectionPtr& connection, const v1::ClientMessage& msg,
+                     std::shared_ptr<const void> owner, Replay replay) {
+  const std::uint64_t rid = msg.request_id();
+  const v1::Hello& hello = msg.hello();
+  if (connections_.contains(connection.get())) {
+    send_error(connection, rid, {ProtocolError::already_greeted, "hello was already said"});
+    return;
+  }
+  if (hello.protocol_version() != v1::PROTOCOL_VERSION_CURRENT) {
+    send_error(
+        connection, rid,
+        {ProtocolError::bad_version,
+         fmt::format("protocol version {} is not supported; this server speaks {}",
+                     hello.protocol_version(), static_cast<int>(v1::PROTOCOL_VERSION_CURRENT))});
+    return;
+  }
+  if (!hello.token().empty()) {
+    auto t = tokens_.find(hash_token(hello.token()));
+    if (t == tokens_.end()) {
+      send_error(connection, rid, {ProtocolError::bad_token, "unknown token"});
+      return;
+    }
+    welcome(connection, players_.at(t->second), rid, true, hello, {});
+    return;
+  }
+  std::string name = hello.name();
+  if (name.size() > 32) {
+    send_error(connection, rid, {ProtocolError::bad_request, "names are at most 32 bytes"});
+    return;
+  }
+  if (name.empty()) name = "guest";
+  // A new identity: stored before the player hears of it.
+  const std::string id = new_player_id();
+  const std::string token = new_token();
+  Player entry{id, name, hash_token(token), false, {}, {}};
+  PlayerRecord rec{id, name, entry.token_hash, false, {}};
+  greeting_[connection.get()];
+  writer_.submit({store_op::SavePlayer{std::move(rec)}},
+                 [this, owner = std::move(owner), replay = std::move(replay), connection, rid,
+                  hello, token, entry = std::move(entry)](bool) mutable {
+                   asio::post(strand_, [this, owner, replay = std::move(replay), connection, rid,
+                                        hello, token, entry = std::move(entry)]() mutable {
+                     tokens_[entry.token_hash] = entry.id;
+                     auto& player = players_[entry.id] = std::move(entry);
+                     auto held = greeting_.find(connection.get());
+                     if (held == greeting_.end()) return;  // gone meanwhile
+                     auto waiting = std::move(held->second);
+                     greeting_.erase(held);
+                     welcome(connection, player, rid, false, hello, token);
+                     for (auto& m : waiting)
+                       replay(connection, m);
+                   });
+                 });
+}
+
+bool Identity::hold(Connection* connection, v1::ClientMessage& message) {
+  auto held = greeting_.find(connection);
+  if (held == greeting_.end()) return false;
+  held->second.push_back(std::move(message));
+  return true;
+}
+
+void Identity::welcome(const ConnectionPtr& connection, Player& player, std::uint64_t request_id,
+                       bool resumed, const v1::Hello& hello, const std::string& token) {
+  const bool was_away = live_connections(player).empty();
+  connections_[connection.get()] = ConnectionEntry{connection, player.id, {}};
+  player.connections.push_back(connection);
+
+  v1::ServerMessage m;
+  m.set_request_id(request_id);
+  auto* w = m.mutable_welcome();
+  w->set_player_id(player.id);
+  w->set_name(player.name);
+  w->set_token(token);
+  w->set_resumed(resumed);
+  w->set_protocol_version(v1::PROTOCOL_VERSION_CURRENT);
+  std::vector<std::shared_ptr<MatchActor>> seated;
+  for (const std::string& id : player.matches) {
+    auto match = matches_.find(id);
+    if (!match) continue;
+    w->add_matches(id);
+    seated.push_back(std::move(match));
+  }
+  send(metrics_, connection, make_outgoing(std::move(m)));
+
+  // Back in every match: the missed events, the full state, then "I'm back".
+  for (auto& match : seated) {
+    std::optional<std::uint64_t> after;
+    for (const auto& cursor : hello.resume()) {
+      if (cursor.match_id() == match->id()) after = cursor.last_seq();
+    }
+    const auto side = match->seat_of(player.id);
+    match->attach(connection, side, after, 0);
+    if (was_away && side) match->presence(*side, true);
+  }
+}
+
+const std::string* Identity::player_of(Connection* connection) const {
+  auto it = connections_.find(connection);
+  return it == connections_.end() ? nullptr : &it->second.player_id;
+}
+
+std::set<std::string>* Identity::watching(Connection* connection) {
+  auto it = connections_.find(connection);
+  return it == connections_.end() ? nullptr : &it->second.watching;
+}
+
+Player* Identity::find(const std::string& player_id) {
+  auto it = players_.find(player_id);
+  return it == players_.end() ? nullptr : &it->second;
+}
+
+Player& Identity::bot(std::string_view level) {
+  const std::string id = bot_id(level);
+  auto it = players_.find(id);
+  if (it != players_.end()) return it->second;
+  Player entry{id, std::string(level) + " bot", {}, true, {}, {}};
+  writer_.submit({store_op::SavePlayer{PlayerRecord{id, entry.name, {}, true, {}}}});
+  return players_[id] = std::move(entry);
+}
+
+std::vector<std::weak_ptr<Connection>> Identity::live_connections(Player& p) {
+  std::erase_if(p.connections, [](const std::weak_ptr<Connection>& w) { return w.expired(); });
+  return p.connections;
+}
+
+std::optional<Identity::Departure> Identity::disconnected(const ConnectionPtr& connection) {
+  greeting_.erase(connection.get());
+  auto it = connections_.find(connection.get());
+  if (it == connections_.end()) return std::nullopt;
+  Departure d{it->second.player_id, std::move(it->second.watching), false};
+  connections_.erase(it);
+  if (Player* p = find(d.player_id)) {
+    std::erase_if(p->connections, [&](const std::weak_ptr<Connection>& w) {
+      auto s = w.lock();
+      return !s || s == connection;
+    });
+    d.last = p->connections.empty();
+  }
+  return d;
+}
+
+std::vector<ConnectionPtr> Identity::connections() const {
+  std::vector<ConnectionPtr> out;
+  for (const auto& [key, entry] : connections_) {
+    if (auto c = entry.connection.lock()) out.push_back(std::move(c));
+  }
+  return out;
+}
+
+}  // namespace inarow::server

@@ -1,0 +1,390 @@
+#include "inarow/server/match_actor.h"
+
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/post.hpp>
+
+#include "game_record.h"
+#include "ids.h"
+#include "inarow/server/match_commands.h"
+
+namespace inarow::server {
+
+namespace asio = boost::asio;
+namespace v1 = ::inarow::v1;
+using ErrorCode = boost::system::error_code;
+
+namespace {
+
+// A commit failed: what it held was never durable, so nobody is told of it
+// (the asker gets an error instead of its ack) and the match stops here.
+// Its store keeps everything up to the last good commit; a restarted server
+// restores it from there.
+const Failure kPausedFailure{ProtocolError::internal,
+                             "the match is paused: the server could not store it; it resumes "
+                             "from its last stored move when the server restarts"};
+
+}  // namespace
+
+MatchActor::MatchActor(std::shared_ptr<MatchServices> services, MatchSetup setup)
+    : services_(std::move(services)),
+      strand_(asio::make_strand(services_->ioc)),
+      core_(std::move(setup)),
+      flag_timer_(strand_),
+      grace_timers_{asio::steady_timer(strand_), asio::steady_timer(strand_)} {}
+
+std::optional<Side> MatchActor::seat_of(const std::string& player_id) const {
+  for (int s = 0; s < 2; ++s) {
+    if (setup().seats[s].player_id == player_id) return static_cast<Side>(s);
+  }
+  return std::nullopt;
+}
+
+void MatchActor::start(std::vector<std::pair<std::weak_ptr<Connection>, Side>> seated) {
+  asio::post(strand_, [self = shared_from_this(), seated = std::move(seated)] {
+    for (auto& [connection, side] : seated)
+      self->subscribe(connection, side);
+    auto events = self->core_.start(SteadyClock::now());
+    const MatchSetup& s = self->setup();
+    MatchRecord rec;
+    rec.id = s.id;
+    rec.variant = s.variant.name;
+    rec.kind = s.kind;
+    rec.rated = s.rated;
+    rec.initial_ms = s.initial.count();
+    rec.increment_ms = s.increment.count();
+    rec.first_id = s.seats[0].player_id;
+    rec.second_id = s.seats[1].player_id;
+    rec.first_level = s.seats[0].level;
+    rec.second_level = s.seats[1].level;
+    rec.created_ms = unix_ms();
+    self->commit(std::move(events), {store_op::CreateMatch{std::move(rec)}}, {});
+  });
+}
+
+bool MatchActor::restore(const MatchRecord& record) {
+  for (const std::string& blob : record.events) {
+    v1::MatchEvent e;
+    if (!e.ParseFromString(blob) || !core_.replay(e)) return false;
+  }
+  published_seq_ = core_.last_seq();
+  ply = core_.game().ply();
+  return !core_.log().empty();
+}
+
+void MatchActor::resume() {
+  asio::post(strand_, [self = shared_from_this()] {
+    const auto now = SteadyClock::now();
+    self->core_.resume_clock(now);
+    for (int s = 0; s < 2; ++s) {
+      if (!self->setup().seats[s].bot) self->start_grace(static_cast<Side>(s));
+    }
+    self->after_change();
+  });
+}
+
+void MatchActor::command(ConnectionPtr from, Side side, v1::ClientMessage message) {
+  asio::post(strand_,
+             [self = shared_from_this(), from = std::move(from), side,
+              message = std::move(message)]() mutable { self->on_command(from, side, message); });
+}
+
+void MatchActor::attach(std::weak_ptr<Connection> connection, std::optional<Side> side,
+                        std::optional<std::uint64_t> after_seq, std::uint64_t request_id) {
+  asio::post(strand_, [=, self = shared_from_this()] {
+    self->pending_attaches_.push_back({connection, side, after_seq, request_id});
+    self->flush_attaches();
+  });
+}
+
+void MatchActor::detach(const ConnectionPtr& connection, std::uint64_t request_id) {
+  asio::post(strand_, [self = shared_from_this(), connection, request_id] {
+    self->unsubscribe(connection.get());
+    self->send(connection, make_ack(request_id, self->id()));
+  });
+}
+
+void MatchActor::presence(Side side, bool connected) {
+  asio::post(strand_, [self = shared_from_this(), side, connected] {
+    if (self->core_.over() || self->stopped_) return;
+    if (connected) {
+      self->grace_timers_[index(side)].cancel();
+    } else {
+      self->start_grace(side);
+    }
+    self->commit(self->core_.presence(side, connected, SteadyClock::now()), {}, {});
+  });
+}
+
+void MatchActor::forget(Connection* connection) {
+  asio::post(strand_, [self = shared_from_this(), connection] { self->unsubscribe(connection); });
+}
+
+void MatchActor::shutdown() {
+  asio::post(strand_, [self = shared_from_this()] {
+    self->stopped_ = true;
+    self->flag_timer_.cancel();
+    for (auto& t : self->grace_timers_)
+      t.cancel();
+    if (self->search_stop_) self->search_stop_->store(true);
+  });
+}
+
+void MatchActor::send(const ConnectionPtr& to, OutgoingPtr message) {
+  server::send(services_->metrics, to, std::move(message));
+}
+
+void MatchActor::send_error(const ConnectionPtr& to, std::uint64_t request_id,
+                            const Failure& failure) {
+  send(to, make_error(services_->metrics, request_id, failure, id()));
+}
+
+void MatchActor::subscribe(const std::weak_ptr<Connection>& connection, std::optional<Side> side) {
+  auto c = connection.lock();
+  if (!c) return;
+  // Drop the dead first: a new connection may live at a dead one's address.
+  std::erase_if(subs_, [&](const Subscriber& s) {
+    if (!s.connection.expired()) return false;
+    if (!s.side) --spectators;
+    return true;
+  });
+  for (auto& s : subs_) {
+    if (s.key == c.get()) return;
+  }
+  subs_.push_back({connection, c.get(), side});
+  if (!side) ++spectators;
+}
+
+void MatchActor::unsubscribe(Connection* key) {
+  std::erase_if(subs_, [&](const Subscriber& s) {
+    if (s.key != key) return false;
+    if (!s.side) --spectators;
+    return true;
+  });
+}
+
+// Attach only when everything in the log has been published, so that a
+// new subscriber's state and the events it gets next never overlap.
+void MatchActor::flush_attaches() {
+  if (published_seq_ != core_.last_seq()) return;
+  const auto now = SteadyClock::now();
+  for (PendingAttach& a : pending_attaches_) {
+    auto connection = a.connection.lock();
+    if (!connection) continue;
+    if (a.after_seq) {
+      for (const auto& e : core_.events_after(*a.after_seq, published_seq_)) {
+        send(connection, make_event(e));
+      }
+    }
+    v1::ServerMessage m;
+    m.set_request_id(a.request_id);
+    *m.mutable_match_state() = core_.state(a.side, now);
+    send(connection, make_outgoing(std::move(m)));
+    subscribe(a.connection, a.side);
+  }
+  pending_attaches_.clear();
+}
+
+void MatchActor::on_command(const ConnectionPtr& from, Side side,
+                            const v1::ClientMessage& message) {
+  const auto now = SteadyClock::now();
+  if (stopped_) {
+    send_error(from, message.request_id(),
+               {ProtocolError::shutting_down, "the server is shutting down"});
+    return;
+  }
+  if (paused_) {
+    send_error(from, message.request_id(), kPausedFailure);
+    return;
+  }
+  // A flag that fell just now ends the match before the command is looked at.
+  if (auto flagged = core_.check_flag(now); !flagged.empty()) {
+    commit(std::move(flagged), {}, {});
+  }
+  const MatchCommand* command = find_match_command(message);
+  if (!command) {
+    send_error(from, message.request_id(), {ProtocolError::unknown_message, "not a match command"});
+    return;
+  }
+  auto result = command->apply(core_, side, message, now);
+  if (!result) {
+    send_error(from, message.request_id(), result.error());
+    return;
+  }
+  MatchCore::Events events = std::move(*result);
+  if (command->bot_grants && setup().seats[index(opponent(side))].bot) {
+    // A bot grants every takeback; a search under way is for a stale position.
+    cancel_search();
+    auto granted = core_.answer_takeback(opponent(side), true, now);
+    if (granted) events.insert(events.end(), granted->begin(), granted->end());
+  }
+  commit(std::move(events), {}, Reply{from, message.request_id()});
+}
+
+// Make the events durable, then publish them with the ack, if one is due.
+void MatchActor::commit(MatchCore::Events events, std::vector<StoreOp> ops,
+                        std::optional<Reply> reply) {
+  if (paused_) return pause(reply);  // nothing more is stored after a failed commit
+  if (events.empty() && ops.empty()) {
+    if (reply) send(reply->connection, make_ack(reply->request_id, id()));
+    return;
+  }
+  if (!events.empty() && events.back().has_ended()) {
+    // Rated results update both players' ratings; the changes ride in the
+    // ended event (here, before it is stored).
+    v1::MatchEvent& ended = events.back();
+    auto changes = services_->ratings.rate(setup(), ended.ended().result(), ops);
+    if (!changes.empty()) {
+      for (const auto& c : changes)
+        *ended.mutable_ended()->add_ratings() = c;
+      core_.attach_ratings(changes);
+    }
+  }
+  // One log row per event; the end files the game's record as well. Each
+  // event is encoded once, for its log row and for its frame.
+  std::vector<OutgoingPtr> outs;
+  outs.reserve(events.size());
+  ops.reserve(ops.size() + events.size() + 1);
+  for (const auto& e : events) {
+    if (e.has_move_made()) services_->metrics.moves.fetch_add(1, std::memory_order_relaxed);
+    std::string encoded = e.SerializeAsString();
+    outs.push_back(Outgoing::event(encoded));
+    ops.push_back(store_op::AppendEvent{id(), e.seq(), std::move(encoded)});
+    if (e.has_ended()) {
+      ops.push_back(store_op::FinishMatch{id(), e.ended().result(), e.ended().reason(), unix_ms(),
+                                          moves_of(core_.log())});
+    }
+  }
+  const std::uint64_t last_seq = events.empty() ? 0 : events.back().seq();
+  ply = core_.game().ply();
+  after_change();
+  services_->writer.submit(std::move(ops), [self = shared_from_this(), outs = std::move(outs),
+                                            last_seq, reply = std::move(reply)](bool ok) mutable {
+    asio::post(self->strand_,
+               [self, outs = std::move(outs), last_seq, reply = std::move(reply), ok] {
+                 if (!ok) return self->pause(reply);
+                 if (self->paused_) return;  // after a failed commit nothing more is told
+                 self->publish(outs, last_seq, reply);
+               });
+  });
+}
+
+void MatchActor::pause(const std::optional<Reply>& reply) {
+  if (!paused_) {
+    spdlog::error("store_write_failed match={} paused at seq={}", id(), published_seq_);
+    paused_ = true;
+    flag_timer_.cancel();
+    for (auto& t : grace_timers_)
+      t.cancel();
+    cancel_search();
+  }
+  if (reply) send_error(reply->connection, reply->request_id, kPausedFailure);
+}
+
+// Every subscriber gets the events; the one who asked gets its ack with
+// them, in the same hand-over to its connection.
+// `last_seq` is the seq of the last of `outs`.
+void MatchActor::publish(const std::vector<OutgoingPtr>& outs, std::uint64_t last_seq,
+                         const std::optional<Reply>& reply) {
+  auto ack = reply ? make_ack(reply->request_id, id()) : nullptr;
+  std::erase_if(subs_, [&](const Subscriber& s) {
+    auto connection = s.connection.lock();
+    if (!connection) {
+      if (!s.side) --spectators;
+      return true;
+    }
+    const bool asker = ack && connection == reply->connection;
+    std::vector<OutgoingPtr> batch;
+    batch.reserve(outs.size() + (asker ? 1 : 0));
+    batch.assign(outs.begin(), outs.end());
+    if (asker) batch.push_back(std::exchange(ack, nullptr));
+    if (!batch.empty()) send_all(services_->metrics, connection, std::move(batch));
+    return false;
+  });
+  if (!outs.empty()) published_seq_ = last_seq;
+  if (ack) send(reply->connection, std::move(ack));  // the asker does not follow the match
+  flush_attaches();
+  if (core_.over() && !over.exchange(true)) {
+    spdlog::debug("match_ended match={} result={} reason={} plies={}", id(),
+                  v1::Result_Name(core_.result()), v1::EndReason_Name(core_.end_reason()),
+                  core_.game().ply());
+    services_->metrics.matches_live[setup().kind].fetch_sub(1, std::memory_order_relaxed);
+    if (services_->match_ended) services_->match_ended(id());
+  }
+}
+
+// After any change: the flag timer follows the running clock, and a bot to
+// move starts thinking.
+void MatchActor::after_change() {
+  if (stopped_ || paused_) return;
+  if (core_.over()) {
+    flag_timer_.cancel();
+    for (auto& t : grace_timers_)
+      t.cancel();
+    cancel_search();
+    return;
+  }
+  if (auto left = core_.until_flag(SteadyClock::now())) {
+    flag_timer_.expires_after(*left + Millis{1});
+    flag_timer_.async_wait([self = shared_from_this()](ErrorCode ec) {
+      if (ec || self->stopped_) return;
+      self->commit(self->core_.check_flag(SteadyClock::now()), {}, {});
+    });
+  }
+  maybe_start_search();
+}
+
+void MatchActor::start_grace(Side side) {
+  // With a clock the absent player's time runs out by itself.
+  if (core_.clock().enabled() || core_.over()) return;
+  auto& timer = grace_timers_[index(side)];
+  timer.expires_after(services_->config.reconnect_grace);
+  timer.async_wait([self = shared_from_this(), side](ErrorCode ec) {
+    if (ec || self->stopped_) return;
+    self->commit(self->core_.abandon(side, SteadyClock::now()), {}, {});
+  });
+}
+
+void MatchActor::maybe_start_search() {
+  const Side side = core_.to_move();
+  const Seat& seat = setup().seats[index(side)];
+  if (!seat.bot || searching_ || core_.over()) return;
+  searching_ = true;
+  const std::uint64_t generation = ++search_generation_;
+  search_stop_ = std::make_shared<std::atomic<bool>>(false);
+  const Millis budget = BotMoves::budget(core_.clock(), side, seat.level, SteadyClock::now());
+  services_->bots.search(core_.game(), seat.level, budget, search_stop_,
+                         [self = shared_from_this(), generation](const bots::Choice& choice) {
+                           asio::post(self->strand_, [self, choice, generation] {
+                             self->on_bot_move(choice, generation);
+                           });
+                         });
+}
+
+void MatchActor::cancel_search() {
+  if (!searching_) return;
+  ++search_generation_;
+  if (search_stop_) search_stop_->store(true);
+}
+
+void MatchActor::on_bot_move(const bots::Choice& choice, std::uint64_t generation) {
+  searching_ = false;
+  if (stopped_ || paused_ || core_.over()) return;
+  if (generation != search_generation_) {
+    after_change();  // the position changed under the search: think again
+    return;
+  }
+  if (auto flagged = core_.check_flag(SteadyClock::now()); !flagged.empty()) {
+    commit(std::move(flagged), {}, {});
+    return;
+  }
+  const Side side = core_.to_move();
+  auto result = core_.move_cell(side, choice.move, SteadyClock::now());
+  if (!result) {
+    spdlog::error("bot_move_rejected match={} reason=\"{}\"", id(), result.error().message);
+    return;
+  }
+  commit(std::move(*result), {}, {});
+}
+
+}  // namespace inarow::server

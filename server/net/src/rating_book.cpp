@@ -1,0 +1,49 @@
+#include "inarow/server/rating_book.h"
+
+#include <array>
+#include <span>
+
+namespace inarow::server {
+
+namespace v1 = ::inarow::v1;
+
+Rating RatingBook::get(const std::string& player, const std::string& variant) const {
+  std::lock_guard lock(mutex_);
+  auto it = book_.find({player, variant});
+  return it == book_.end() ? Rating{} : it->second;
+}
+
+void RatingBook::set(const std::string& player, const std::string& variant, Rating r) {
+  std::lock_guard lock(mutex_);
+  book_[{player, variant}] = r;
+}
+
+std::vector<v1::RatingChange> RatingBook::rate(const MatchSetup& match, v1::Result r,
+                                               std::vector<StoreOp>& ops) {
+  std::vector<v1::RatingChange> changes;
+  if (!match.rated) return changes;
+  if (r != v1::RESULT_FIRST_WINS && r != v1::RESULT_SECOND_WINS && r != v1::RESULT_DRAW) {
+    return changes;
+  }
+  const double first_score = r == v1::RESULT_FIRST_WINS ? 1.0 : r == v1::RESULT_DRAW ? 0.5 : 0.0;
+  const std::string& variant = match.variant.name;
+  std::array<Rating, 2> before;
+  for (int s = 0; s < 2; ++s)
+    before[s] = get(match.seats[s].player_id, variant);
+  for (int s = 0; s < 2; ++s) {
+    const double score = s == 0 ? first_score : 1.0 - first_score;
+    const GameResult game{before[1 - s], score};
+    const Rating after = glicko2_update(before[s], std::span(&game, 1));
+    const std::string& player = match.seats[s].player_id;
+    set(player, variant, after);
+    ops.push_back(store_op::SaveRating{player, variant, after});
+    v1::RatingChange c;
+    c.set_player_id(player);
+    *c.mutable_before() = to_proto(before[s]);
+    *c.mutable_after() = to_proto(after);
+    changes.push_back(c);
+  }
+  return changes;
+}
+
+}  // namespace inarow::server

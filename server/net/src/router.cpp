@@ -1,0 +1,303 @@
+#include "inarow/server/router.h"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <shared_mutex>
+#include <unordered_map>
+#include <vector>
+
+#include "inarow/server/identity.h"
+#include "inarow/server/lobby.h"
+#include "inarow/server/match_actor.h"
+#include "inarow/server/match_commands.h"
+#include "inarow/server/match_registry.h"
+#include "inarow/server/recovery.h"
+
+namespace inarow::server {
+
+namespace asio = boost::asio;
+namespace v1 = ::inarow::v1;
+
+// The fast path for a player's commands in a match it is seated in: once
+// the router has routed one, the connection's later commands for that match
+// go straight to the match's strand from the reading thread. Written on the
+// router's strand, read from any thread.
+class Routes {
+ public:
+  // The match and seat for this connection's command, if routed before.
+  std::optional<std::pair<std::shared_ptr<MatchActor>, Side>> find(Connection* connection,
+                                                                   const std::string& match_id) {
+    std::shared_lock lock(mutex_);
+    auto it = routes_.find(connection);
+    if (it == routes_.end()) return std::nullopt;
+    for (const Route& r : it->second) {
+      if (r.match_id != match_id) continue;
+      auto match = r.match.lock();
+      if (!match || match->retired.load(std::memory_order_acquire)) return std::nullopt;
+      return std::pair{std::move(match), r.side};
+    }
+    return std::nullopt;
+  }
+
+  void remember(Connection* connection, const std::string& match_id,
+                const std::shared_ptr<MatchActor>& match, Side side) {
+    std::unique_lock lock(mutex_);
+    auto& list = routes_[connection];
+    std::erase_if(list, [](const Route& r) {
+      auto m = r.match.lock();
+      return !m || m->retired.load(std::memory_order_relaxed);
+    });
+    for (const Route& r : list) {
+      if (r.match_id == match_id) return;
+    }
+    list.push_back(Route{match_id, match, side});
+  }
+
+  void forget(Connection* connection) {
+    std::unique_lock lock(mutex_);
+    routes_.erase(connection);
+  }
+
+ private:
+  struct Route {
+    std::string match_id;
+    std::weak_ptr<MatchActor> match;
+    Side side;
+  };
+  std::shared_mutex mutex_;
+  std::unordered_map<Connection*, std::vector<Route>> routes_;
+};
+
+struct Router::State : std::enable_shared_from_this<Router::State> {
+  State(asio::io_context& ioc, asio::thread_pool& bot_workers, const ServerConfig& config,
+        Store& store_, StoreWriter& writer, Metrics& metrics_)
+      : store(store_),
+        metrics(metrics_),
+        strand(asio::make_strand(ioc)),
+        services(std::make_shared<MatchServices>(ioc, bot_workers, config, writer, metrics_)),
+        identity(strand, writer, metrics_, matches),
+        lobby(strand, services, identity, matches) {}
+
+  Store& store;
+  Metrics& metrics;
+  asio::strand<asio::io_context::executor_type> strand;
+  std::shared_ptr<MatchServices> services;
+  MatchRegistry matches;
+  Identity identity;
+  Lobby lobby;
+  Routes routes;
+  // Set once by shutdown(); read on the strand and, for the routes, from
+  // the reading threads.
+  std::atomic<bool> shutting_down{false};
+
+  void on_receive(const ConnectionPtr& from, v1::ClientMessage& message);
+  void send(const ConnectionPtr& to, OutgoingPtr message) {
+    server::send(metrics, to, std::move(message));
+  }
+  void send_error(const ConnectionPtr& to, std::uint64_t request_id, const Failure& f,
+                  const std::string& match_id = {}) {
+    send(to, make_error(metrics, request_id, f, match_id));
+  }
+};
+
+Router::Router(asio::io_context& ioc, asio::thread_pool& bot_workers, const ServerConfig& config,
+               Store& store, StoreWriter& writer, Metrics& metrics)
+    : state_(std::make_shared<State>(ioc, bot_workers, config, store, writer, metrics)) {
+  state_->lobby.owned_by(state_);
+  // A match's end comes from its strand; the lobby hears of it on ours.
+  state_->services->match_ended = [weak = std::weak_ptr<State>(state_)](const std::string& id) {
+    if (auto state = weak.lock()) {
+      asio::post(state->strand, [state, id] { state->lobby.match_ended(id); });
+    }
+  };
+}
+
+Router::~Router() {
+  // Matches may outlive the router in handlers the io_context still holds;
+  // they must not call back into it.
+  state_->services->match_ended = nullptr;
+  state_->matches.clear();
+}
+
+void Router::restore() {
+  restore_from_store(state_->store, state_->identity, state_->matches, state_->services);
+}
+
+void Router::receive(ConnectionPtr from, v1::ClientMessage message) {
+  state_->metrics.messages_in.fetch_add(1, std::memory_order_relaxed);
+  if (const MatchCommand* command = find_match_command(message);
+      command && !state_->shutting_down.load(std::memory_order_acquire)) {
+    if (auto routed = state_->routes.find(from.get(), command->match_id(message))) {
+      routed->first->command(std::move(from), routed->second, std::move(message));
+      return;
+    }
+  }
+  asio::post(state_->strand,
+             [state = state_, from = std::move(from), message = std::move(message)]() mutable {
+               state->on_receive(from, message);
+             });
+}
+
+void Router::disconnected(const ConnectionPtr& connection) {
+  asio::post(state_->strand, [state = state_, connection] {
+    state->routes.forget(connection.get());
+    auto gone = state->identity.disconnected(connection);
+    if (!gone) return;
+    for (const std::string& id : gone->watching) {
+      if (auto m = state->matches.find(id)) m->forget(connection.get());
+    }
+    Player* player = state->identity.find(gone->player_id);
+    if (!player) return;
+    for (const std::string& id : player->matches) {
+      if (auto m = state->matches.find(id)) m->forget(connection.get());
+    }
+    if (!gone->last) return;
+    state->lobby.stop_seeking(gone->player_id);
+    for (const std::string& id : player->matches) {
+      auto m = state->matches.find(id);
+      if (!m) continue;
+      if (auto side = m->seat_of(gone->player_id)) m->presence(*side, false);
+    }
+  });
+}
+
+void Router::shutdown() {
+  asio::post(state_->strand, [state = state_] {
+    state->shutting_down.store(true, std::memory_order_release);
+    state->lobby.shutdown();
+    for (auto& [id, match] : state->matches.all())
+      match->shutdown();
+    v1::ServerMessage bye;
+    bye.mutable_bye()->set_reason("the server is shutting down");
+    auto out = make_outgoing(std::move(bye));
+    for (auto& connection : state->identity.connections()) {
+      state->send(connection, out);
+      connection->close(CloseKind::going_away);
+    }
+  });
+}
+
+void Router::State::on_receive(const ConnectionPtr& from, v1::ClientMessage& msg) {
+  const std::uint64_t rid = msg.request_id();
+  if (shutting_down) {
+    send_error(from, rid, {ProtocolError::shutting_down, "the server is shutting down"});
+    return;
+  }
+  if (identity.hold(from.get(), msg)) return;
+  if (msg.has_hello()) {
+    identity.hello(from, msg, shared_from_this(),
+                   [self = shared_from_this()](const ConnectionPtr& c, v1::ClientMessage& m) {
+                     self->on_receive(c, m);
+                   });
+    return;
+  }
+  const std::string* who = identity.player_of(from.get());
+  if (!who) {
+    send_error(from, rid, {ProtocolError::hello_required, "say hello first"});
+    return;
+  }
+  const std::string player_id = *who;
+
+  auto match_for = [&](const std::string& match_id) -> std::shared_ptr<MatchActor> {
+    auto match = matches.find(match_id);
+    if (!match) {
+      send_error(from, rid, {ProtocolError::unknown_match, "no match " + match_id}, match_id);
+    }
+    return match;
+  };
+  auto answer = [&](const Expected<std::string>& match_id) {
+    if (!match_id) return send_error(from, rid, match_id.error());
+    send(from, make_ack(rid, *match_id));
+  };
+
+  if (const MatchCommand* command = find_match_command(msg)) {
+    const std::string match_id = command->match_id(msg);
+    auto match = match_for(match_id);
+    if (!match) return;
+    auto side = match->seat_of(player_id);
+    if (!side) {
+      send_error(from, rid, {ProtocolError::not_seated, "you do not play in this match"}, match_id);
+      return;
+    }
+    // Posted before the route is published: a later command taking the
+    // route cannot overtake this one.
+    match->command(from, *side, std::move(msg));
+    routes.remember(from.get(), match_id, match, *side);
+    return;
+  }
+
+  switch (msg.body_case()) {
+    case v1::ClientMessage::kSeek:
+      if (auto ok = lobby.seek(player_id, msg.seek()); !ok) {
+        send_error(from, rid, ok.error());
+      } else {
+        send(from, make_ack(rid, {}));
+        lobby.run_matchmaker();
+      }
+      break;
+    case v1::ClientMessage::kCancelSeek:
+      if (lobby.cancel_seek(player_id)) {
+        send(from, make_ack(rid, {}));
+      } else {
+        send_error(from, rid, {ProtocolError::bad_request, "not seeking"});
+      }
+      break;
+    case v1::ClientMessage::kPlayBot:
+      answer(lobby.play_bot(player_id, msg.play_bot()));
+      break;
+    case v1::ClientMessage::kCreatePrivate:
+      if (auto code = lobby.create_private(player_id, msg.create_private()); !code) {
+        send_error(from, rid, code.error());
+      } else {
+        send(from, make_ack(rid, {}, *code));
+      }
+      break;
+    case v1::ClientMessage::kJoinPrivate:
+      answer(lobby.join_private(player_id, msg.join_private()));
+      break;
+    case v1::ClientMessage::kWatch: {
+      auto match = match_for(msg.watch().match_id());
+      if (!match) break;
+      std::optional<std::uint64_t> after;
+      if (msg.watch().after_seq() > 0) after = msg.watch().after_seq();
+      identity.watching(from.get())->insert(match->id());
+      match->attach(from, std::nullopt, after, rid);
+      break;
+    }
+    case v1::ClientMessage::kUnwatch:
+      if (auto match = match_for(msg.unwatch().match_id())) {
+        identity.watching(from.get())->erase(match->id());
+        match->detach(from, rid);
+      }
+      break;
+    case v1::ClientMessage::kListMatches: {
+      v1::ServerMessage m;
+      m.set_request_id(rid);
+      *m.mutable_match_list() = lobby.list();
+      send(from, make_outgoing(std::move(m)));
+      break;
+    }
+    case v1::ClientMessage::kStartBotMatch: {
+      auto id = lobby.start_bot_match(msg.start_bot_match());
+      answer(id);
+      if (!id) break;
+      // The asker watches the match from its start.
+      identity.watching(from.get())->insert(*id);
+      matches.find(*id)->attach(from, std::nullopt, std::nullopt, 0);
+      break;
+    }
+    case v1::ClientMessage::kPing: {
+      v1::ServerMessage m;
+      m.set_request_id(rid);
+      m.mutable_pong();
+      send(from, make_outgoing(std::move(m)));
+      break;
+    }
+    default:
+      send_error(from, rid, {ProtocolError::unknown_message, "unknown message"});
+  }
+}
+
+}  // namespace inarow::server

@@ -1,0 +1,125 @@
+// The Server facade: opens the store, restores, listens, serves, stops.
+#include "inarow/server/server.h"
+
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <mutex>
+#include <thread>
+
+#include "inarow/server/bot_moves.h"
+#include "inarow/server/router.h"
+#include "inarow/server/sqlite_store.h"
+#include "inarow/server/store_writer.h"
+#include "listener.h"
+#include "session_context.h"
+
+namespace inarow::server {
+
+namespace asio = boost::asio;
+
+struct Server::Impl {
+  explicit Impl(ServerConfig c)
+      : config(std::move(c)),
+        ioc(std::max(1, config.threads)),
+        bot_workers(static_cast<std::size_t>(std::max(1, config.bot_threads))),
+        listener(ioc) {}
+
+  // Destroyed bottom up. The bot workers go first (their searches hold
+  // matches); then the router, whose strands and timers belong to the
+  // io_context and so must go while it is alive (its state lives on in the
+  // handlers that still hold it, destroyed with the io_context); then the
+  // io_context and its handlers; last what those handlers refer to
+  // (sessions: the shared context and metrics; matches: the store writer).
+  ServerConfig config;
+  Metrics metrics;
+  std::unique_ptr<Store> store;
+  std::unique_ptr<StoreWriter> writer;
+  std::unique_ptr<SessionContext> sessions;
+  asio::io_context ioc;
+  std::unique_ptr<Router> router;
+  asio::thread_pool bot_workers;
+  Listener listener;
+  std::vector<std::thread> threads;
+  std::mutex stop_mutex;
+  bool running = false;
+};
+
+Server::Server(ServerConfig config) : impl_(std::make_unique<Impl>(std::move(config))) {}
+
+Server::~Server() {
+  stop();
+}
+
+std::uint16_t Server::port() const {
+  return impl_->listener.port();
+}
+
+const Metrics& Server::metrics() const {
+  return impl_->metrics;
+}
+
+inarow::expected<void, std::string> Server::start() {
+  Impl& s = *impl_;
+  auto store =
+      open_sqlite_store(s.config.store, SqliteOptions{.full_sync = s.config.store_full_sync,
+                                                      .busy_timeout = s.config.store_busy_timeout});
+  if (!store) return inarow::unexpected(store.error());
+  s.store = std::move(*store);
+  s.writer =
+      std::make_unique<StoreWriter>(*s.store, [&m = s.metrics](double sec, std::size_t n, bool ok) {
+        m.store_commit.observe(sec);
+        m.store_ops.fetch_add(n, std::memory_order_relaxed);
+        if (!ok) m.store_failures.fetch_add(1, std::memory_order_relaxed);
+      });
+  BotMoves::tune_workers(s.bot_workers, std::max(1, s.config.bot_threads), s.config.bot_nice);
+  s.router =
+      std::make_unique<Router>(s.ioc, s.bot_workers, s.config, *s.store, *s.writer, s.metrics);
+  s.sessions = std::make_unique<SessionContext>(s.config, s.metrics, *s.router, *s.store);
+  s.router->restore();
+
+  if (auto listening = s.listener.listen(s.config.address, s.config.port); !listening) {
+    return listening;
+  }
+  spdlog::info("listening on {}:{} threads={} bot_threads={} bot_nice={} store={}",
+               s.config.address, s.listener.port(), s.config.threads, s.config.bot_threads,
+               s.config.bot_nice, s.config.store);
+  s.listener.accept(*s.sessions);
+  s.running = true;
+  for (int i = 0; i < std::max(1, s.config.threads); ++i) {
+    s.threads.emplace_back([&s] { s.ioc.run(); });
+  }
+  return {};
+}
+
+void Server::stop() {
+  Impl& s = *impl_;
+  std::lock_guard lock(s.stop_mutex);
+  if (!s.running) {
+    if (s.writer) s.writer->stop();
+    return;
+  }
+  s.running = false;
+  spdlog::info("stopping: closing the listener, saying goodbye");
+  s.listener.close();
+  s.router->shutdown();
+  // Connections that never said hello get no goodbye, only the close.
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  s.sessions->close_all();
+  // Let the goodbyes go out and the clients close, for a few seconds at most.
+  const auto deadline = SteadyClock::now() + std::chrono::seconds(3);
+  while (s.sessions->sessions.load() > 0 && SteadyClock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  s.ioc.stop();
+  for (auto& t : s.threads)
+    t.join();
+  s.threads.clear();
+  s.bot_workers.join();
+  s.writer->flush();
+  s.writer->stop();
+  spdlog::info("stopped: store flushed");
+}
+
+}  // namespace inarow::server

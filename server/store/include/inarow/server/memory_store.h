@@ -1,0 +1,43 @@
+// A Store in memory, for tests: what the SQLite store keeps, kept in maps,
+// with no file and no fsync. It can be told to fail its writes, to test
+// what the server does when a commit fails.
+#pragma once
+
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "inarow/server/store.h"
+
+namespace inarow::server {
+
+class MemoryStore final : public Store {
+ public:
+  inarow::expected<void, std::string> write(std::span<const StoreOp> ops) override;
+  std::vector<PlayerRecord> load_players() override;
+  std::vector<MatchRecord> load_unfinished() override;
+  std::optional<MatchRecord> load_match(const std::string& id) override;
+
+  // While set, every write fails and changes nothing.
+  void fail_writes(bool fail) { fail_writes_.store(fail); }
+  // Writes that succeeded (one per transaction).
+  std::size_t commits() const;
+
+ private:
+  void apply(const store_op::SavePlayer& op);
+  void apply(const store_op::SaveRating& op);
+  void apply(const store_op::CreateMatch& op);
+  void apply(const store_op::AppendEvent& op);
+  void apply(const store_op::FinishMatch& op);
+
+  mutable std::mutex mutex_;
+  std::atomic<bool> fail_writes_{false};
+  std::size_t commits_ = 0;
+  std::map<std::string, PlayerRecord> players_;
+  std::vector<std::string> match_order_;        // by creation
+  std::map<std::string, MatchRecord> matches_;  // live ones carry their events
+};
+
+}  // namespace inarow::server

@@ -1,0 +1,101 @@
+// Store: where players, ratings, matches, their events and every move are
+// kept. A small interface so another database can follow; SQLite (WAL) is
+// the one we ship. Writes come in batches, each one transaction.
+//
+// A live match is its event log (AppendEvent, one per event: the hot path).
+// When it ends, FinishMatch files its result and its moves as the game's
+// record; its events are then no longer needed and the store may drop them.
+//
+// The SQLite store is in sqlite_store.h, an in-memory one for tests in
+// memory_store.h, and the group-committing writer in store_writer.h.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "inarow/engine/expected.h"
+#include "inarow/server/rating.h"
+
+namespace inarow::server {
+
+struct PlayerRecord {
+  std::string id;
+  std::string name;
+  std::string token_hash;  // hex SHA-1 of the token; empty for bots
+  bool bot = false;
+  std::map<std::string, Rating> ratings;  // by variant name
+};
+
+struct MoveRecord {
+  int ply = 0;  // 1 for the first move
+  std::string move;
+  std::int64_t first_ms = 0;  // clocks after the move
+  std::int64_t second_ms = 0;
+};
+
+struct MatchRecord {
+  std::string id;
+  std::string variant;
+  int kind = 0;  // v1::MatchKind
+  bool rated = false;
+  std::int64_t initial_ms = 0;
+  std::int64_t increment_ms = 0;
+  std::string first_id, second_id;
+  std::string first_level, second_level;  // bots only
+  int result = 0;                         // v1::Result, 0 while live
+  int reason = 0;                         // v1::EndReason
+  std::int64_t created_ms = 0;            // Unix time
+  std::int64_t ended_ms = 0;
+  // load_match: a finished match's moves; a live match's events instead
+  // (its moves are what those events say). load_unfinished: the events.
+  std::vector<MoveRecord> moves;
+  std::vector<std::string> events;  // serialized v1::MatchEvent, seq order
+};
+
+namespace store_op {
+struct SavePlayer {
+  PlayerRecord player;  // id, name, token hash, bot (ratings go by SaveRating)
+};
+struct SaveRating {
+  std::string player_id;
+  std::string variant;
+  Rating rating;
+};
+struct CreateMatch {
+  MatchRecord match;
+};
+struct AppendEvent {
+  std::string match_id;
+  std::uint64_t seq = 0;
+  std::string blob;  // serialized v1::MatchEvent
+};
+struct FinishMatch {
+  std::string match_id;
+  int result = 0;
+  int reason = 0;
+  std::int64_t ended_ms = 0;
+  std::vector<MoveRecord> moves;  // the game's record, in ply order
+};
+}  // namespace store_op
+
+using StoreOp = std::variant<store_op::SavePlayer, store_op::SaveRating, store_op::CreateMatch,
+                             store_op::AppendEvent, store_op::FinishMatch>;
+
+class Store {
+ public:
+  virtual ~Store() = default;
+  // All ops in one transaction: all are durable, or none and an error.
+  virtual inarow::expected<void, std::string> write(std::span<const StoreOp> ops) = 0;
+  virtual std::vector<PlayerRecord> load_players() = 0;
+  // Matches without a result, each with its events.
+  virtual std::vector<MatchRecord> load_unfinished() = 0;
+  // One match: a finished one with its moves, a live one with its events.
+  virtual std::optional<MatchRecord> load_match(const std::string& id) = 0;
+};
+
+}  // namespace inarow::server

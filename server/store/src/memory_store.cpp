@@ -1,0 +1,77 @@
+#include "inarow/server/memory_store.h"
+
+namespace inarow::server {
+
+inarow::expected<void, std::string> MemoryStore::write(std::span<const StoreOp> ops) {
+  if (fail_writes_.load()) return inarow::unexpected(std::string("writes fail (as asked)"));
+  std::lock_guard lock(mutex_);
+  for (const StoreOp& op : ops)
+    std::visit([this](const auto& o) { apply(o); }, op);
+  ++commits_;
+  return {};
+}
+
+std::size_t MemoryStore::commits() const {
+  std::lock_guard lock(mutex_);
+  return commits_;
+}
+
+void MemoryStore::apply(const store_op::SavePlayer& op) {
+  PlayerRecord& p = players_[op.player.id];
+  p.id = op.player.id;
+  p.name = op.player.name;
+  p.token_hash = op.player.token_hash;
+  p.bot = op.player.bot;
+}
+
+void MemoryStore::apply(const store_op::SaveRating& op) {
+  players_[op.player_id].ratings[op.variant] = op.rating;
+}
+
+void MemoryStore::apply(const store_op::CreateMatch& op) {
+  if (!matches_.contains(op.match.id)) match_order_.push_back(op.match.id);
+  matches_[op.match.id] = op.match;
+}
+
+void MemoryStore::apply(const store_op::AppendEvent& op) {
+  auto it = matches_.find(op.match_id);
+  if (it != matches_.end()) it->second.events.push_back(op.blob);
+}
+
+void MemoryStore::apply(const store_op::FinishMatch& op) {
+  auto it = matches_.find(op.match_id);
+  if (it == matches_.end()) return;
+  MatchRecord& m = it->second;
+  m.result = op.result;
+  m.reason = op.reason;
+  m.ended_ms = op.ended_ms;
+  m.moves = op.moves;
+  m.events.clear();  // a finished match is its record
+}
+
+std::vector<PlayerRecord> MemoryStore::load_players() {
+  std::lock_guard lock(mutex_);
+  std::vector<PlayerRecord> out;
+  for (const auto& [id, p] : players_)
+    out.push_back(p);
+  return out;
+}
+
+std::vector<MatchRecord> MemoryStore::load_unfinished() {
+  std::lock_guard lock(mutex_);
+  std::vector<MatchRecord> out;
+  for (const std::string& id : match_order_) {
+    const MatchRecord& m = matches_.at(id);
+    if (m.result == 0) out.push_back(m);
+  }
+  return out;
+}
+
+std::optional<MatchRecord> MemoryStore::load_match(const std::string& id) {
+  std::lock_guard lock(mutex_);
+  auto it = matches_.find(id);
+  if (it == matches_.end()) return std::nullopt;
+  return it->second;
+}
+
+}  // namespace inarow::server

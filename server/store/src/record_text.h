@@ -1,0 +1,18 @@
+// A finished game's record as the matches row keeps it: a line per move,
+// "<ply> <move> <first_ms> <second_ms>" (moves are notation, never spaces).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "inarow/server/store.h"
+
+namespace inarow::server::sqlite {
+
+void encode_record(const std::vector<MoveRecord>& moves, std::string& out);
+// The moves of a record written by encode_record. A line that does not parse
+// (the file was edited by hand) ends the record there.
+void decode_record(std::string_view text, std::vector<MoveRecord>& out);
+
+}  // namespace inarow::server::sqlite

@@ -1,0 +1,117 @@
+#include "schema.h"
+
+namespace inarow::server::sqlite {
+namespace {
+
+// The matches table under its name in `name` (a migration builds it aside).
+std::string matches_table(const char* name) {
+  return std::string("CREATE TABLE IF NOT EXISTS ") + name + R"sql( (
+  id TEXT PRIMARY KEY,
+  variant TEXT NOT NULL,
+  kind INTEGER NOT NULL,
+  rated INTEGER NOT NULL,
+  initial_ms INTEGER NOT NULL,
+  increment_ms INTEGER NOT NULL,
+  first_id TEXT NOT NULL,
+  second_id TEXT NOT NULL,
+  first_level TEXT NOT NULL,
+  second_level TEXT NOT NULL,
+  result INTEGER NOT NULL DEFAULT 0,
+  reason INTEGER NOT NULL DEFAULT 0,
+  created_ms INTEGER NOT NULL,
+  ended_ms INTEGER NOT NULL DEFAULT 0,
+  log_from INTEGER NOT NULL DEFAULT 0,
+  record TEXT
+) WITHOUT ROWID;
+)sql";
+}
+
+constexpr const char* kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS players (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  token_hash TEXT NOT NULL,
+  bot INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ratings (
+  player_id TEXT NOT NULL,
+  variant TEXT NOT NULL,
+  rating REAL NOT NULL,
+  deviation REAL NOT NULL,
+  volatility REAL NOT NULL,
+  PRIMARY KEY (player_id, variant)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS matches_live ON matches (log_from) WHERE result = 0;
+CREATE TABLE IF NOT EXISTS log (
+  id INTEGER PRIMARY KEY,
+  match_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  blob BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS moves (
+  match_id TEXT NOT NULL,
+  ply INTEGER NOT NULL,
+  move TEXT NOT NULL,
+  first_ms INTEGER NOT NULL,
+  second_ms INTEGER NOT NULL,
+  PRIMARY KEY (match_id, ply)
+) WITHOUT ROWID;
+)sql";
+
+}  // namespace
+
+const char* const kMatchColumnList =
+    "id, variant, kind, rated, initial_ms, increment_ms, first_id, second_id, first_level, "
+    "second_level, result, reason, created_ms, ended_ms, log_from";
+
+const char* const kPruneLog =
+    "DELETE FROM log WHERE id < COALESCE((SELECT MIN(log_from) FROM matches WHERE result = 0), "
+    "(SELECT COALESCE(MAX(id), 0) + 1 FROM log))";
+
+namespace {
+
+// Schema 2 → 3: the matches move to the table above (the record column, no
+// rowid), the live index becomes partial, and whatever `moves` still holds of
+// live matches (schema 1 wrote moves as they were made) gives way to the
+// record they will file when they end.
+std::string migrate_from_2() {
+  return matches_table("matches_v3") + "INSERT INTO matches_v3 (" + kMatchColumnList + ") SELECT " +
+         kMatchColumnList + " FROM matches;\n" + R"sql(
+DROP TABLE matches;
+ALTER TABLE matches_v3 RENAME TO matches;
+DELETE FROM moves WHERE match_id IN (SELECT id FROM matches WHERE result = 0);
+)sql";
+}
+
+// Schema 1 (user_version 0) kept every event in a table keyed by match and
+// every move as it was made. Its live matches' events move to the log; the
+// moves of finished matches are already their records.
+constexpr const char* kMigrateFrom1 = R"sql(
+ALTER TABLE matches ADD COLUMN log_from INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX matches_live ON matches (result, log_from);
+DROP INDEX IF EXISTS matches_by_result;
+CREATE TABLE log (
+  id INTEGER PRIMARY KEY,
+  match_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  blob BLOB NOT NULL
+);
+INSERT INTO log (match_id, seq, blob)
+  SELECT e.match_id, e.seq, e.blob FROM events e JOIN matches m ON m.id = e.match_id
+  WHERE m.result = 0 ORDER BY m.created_ms, e.match_id, e.seq;
+DROP TABLE events;
+)sql";
+
+}  // namespace
+
+std::string setup_script(bool has_schema1_events, bool has_schema2_matches) {
+  std::string setup;
+  if (has_schema1_events) setup += kMigrateFrom1;                        // schema 1 → 2
+  if (!setup.empty() || has_schema2_matches) setup += migrate_from_2();  // schema 2 → 3
+  setup += matches_table("matches");
+  setup += kSchema;
+  setup += "PRAGMA user_version=" + std::to_string(kSchemaVersion) + ";";
+  return setup;
+}
+
+}  // namespace inarow::server::sqlite

@@ -1,0 +1,360 @@
+// The SQLite store: one connection in WAL mode that the writer thread
+// commits on, guarded by a mutex; game records for HTTP readers come from a
+// read-only connection of their own, so a reader never waits out a commit's
+// fsync.
+#include "inarow/server/sqlite_store.h"
+
+#include <sqlite3.h>
+
+#include <chrono>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <string_view>
+#include <unordered_map>
+
+#include "checkpointer.h"
+#include "record_text.h"
+#include "schema.h"
+#include "statement.h"
+
+namespace inarow::server {
+namespace {
+
+using sqlite::Checkpointer;
+using sqlite::decode_record;
+using sqlite::encode_record;
+using sqlite::kMatchColumnList;
+using sqlite::kPruneLog;
+using sqlite::kSchemaVersion;
+using sqlite::Statement;
+
+class SqliteStore final : public Store {
+ public:
+  SqliteStore(sqlite3* db, std::chrono::milliseconds prune_every)
+      : db_(db), prune_every_(prune_every) {}
+  ~SqliteStore() override {
+    checkpointer_.reset();
+    // Fold the WAL back into the database file on a clean close.
+    sqlite3_exec(db_, "PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr);
+    for (auto* slot : {&begin_, &commit_, &save_player_, &save_rating_, &create_match_,
+                       &append_event_, &finish_match_, &prune_log_}) {
+      slot->reset();  // finalized before the connection closes
+    }
+    sqlite3_close(reader_);
+    sqlite3_close(db_);
+  }
+
+  // Hand checkpoints to their own thread (a database file in WAL mode only).
+  bool checkpoint_elsewhere(const std::string& path) {
+    auto c = std::make_unique<Checkpointer>(path);
+    if (!c->ok()) return false;
+    checkpointer_ = std::move(c);
+    sqlite3_wal_hook(
+        db_,
+        [](void* self, sqlite3*, const char*, int pages) {
+          static_cast<Checkpointer*>(self)->wal_grew(pages);
+          return SQLITE_OK;
+        },
+        checkpointer_.get());
+    return true;
+  }
+
+  inarow::expected<void, std::string> write(std::span<const StoreOp> ops) override {
+    std::lock_guard lock(mutex_);
+    if (!done(stmt(begin_, "BEGIN IMMEDIATE"))) return inarow::unexpected(error());
+    finished_ = false;
+    for (const StoreOp& op : ops) {
+      if (!std::visit([this](const auto& o) { return apply(o); }, op)) {
+        std::string why = error();
+        exec("ROLLBACK");
+        return inarow::unexpected(why);
+      }
+    }
+    if (finished_ && std::chrono::steady_clock::now() - last_prune_ >= prune_every_) {
+      // Best effort: a failed prune is undone alone and tried again later.
+      (void)done(stmt(prune_log_, kPruneLog));
+      last_prune_ = std::chrono::steady_clock::now();
+    }
+    if (!done(stmt(commit_, "COMMIT"))) {
+      std::string why = error();
+      exec("ROLLBACK");
+      return inarow::unexpected(why);
+    }
+    return {};
+  }
+
+  std::vector<PlayerRecord> load_players() override {
+    std::lock_guard lock(mutex_);
+    std::vector<PlayerRecord> out;
+    std::map<std::string, std::size_t> at;
+    Statement players(db_, "SELECT id, name, token_hash, bot FROM players");
+    while (players.step() == SQLITE_ROW) {
+      PlayerRecord p;
+      p.id = players.text(0);
+      p.name = players.text(1);
+      p.token_hash = players.text(2);
+      p.bot = players.integer(3) != 0;
+      at[p.id] = out.size();
+      out.push_back(std::move(p));
+    }
+    Statement ratings(db_, "SELECT player_id, variant, rating, deviation, volatility FROM ratings");
+    while (ratings.step() == SQLITE_ROW) {
+      auto it = at.find(ratings.text(0));
+      if (it == at.end()) continue;
+      out[it->second].ratings[ratings.text(1)] =
+          Rating{ratings.real(2), ratings.real(3), ratings.real(4)};
+    }
+    return out;
+  }
+
+  std::vector<MatchRecord> load_unfinished() override {
+    std::lock_guard lock(mutex_);
+    std::vector<MatchRecord> out;
+    std::unordered_map<std::string, std::size_t> at;
+    std::int64_t from = std::numeric_limits<std::int64_t>::max();
+    {
+      Statement q(db_, (kSelectMatches + " WHERE result = 0 ORDER BY created_ms").c_str());
+      while (q.step() == SQLITE_ROW) {
+        from = std::min(from, q.integer(kLogFromColumn));
+        at[q.text(0)] = out.size();
+        out.push_back(read_match(q));
+      }
+    }
+    if (out.empty()) return out;
+    // One pass over the log's live tail, in commit order (each match's seq order).
+    Statement log(db_, "SELECT match_id, blob FROM log WHERE id >= ? ORDER BY id");
+    log.bind(1, from);
+    while (log.step() == SQLITE_ROW) {
+      auto it = at.find(log.text(0));
+      if (it != at.end()) out[it->second].events.push_back(log.blob(1));
+    }
+    return out;
+  }
+
+  // A reader of its own for load_match (a database file in WAL mode only):
+  // in WAL a reader sees the last commit and never waits for the writer.
+  bool read_elsewhere(const std::string& path) {
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr) !=
+        SQLITE_OK) {
+      sqlite3_close(db);
+      return false;
+    }
+    sqlite3_busy_timeout(db, 1000);
+    reader_ = db;
+    return true;
+  }
+
+  std::optional<MatchRecord> load_match(const std::string& id) override {
+    if (!reader_) {
+      std::lock_guard lock(mutex_);
+      return read_match_record(db_, id);
+    }
+    std::lock_guard lock(reader_mutex_);
+    return read_match_record(reader_, id);
+  }
+
+  bool exec(const char* sql) {
+    return sqlite3_exec(db_, sql, nullptr, nullptr, nullptr) == SQLITE_OK;
+  }
+  std::string error() const { return sqlite3_errmsg(db_); }
+  std::int64_t integer(const char* sql) {
+    Statement q(db_, sql);
+    return q.step() == SQLITE_ROW ? q.integer(0) : 0;
+  }
+
+ private:
+  // One match from the given connection (the caller holds its mutex).
+  static std::optional<MatchRecord> read_match_record(sqlite3* db, const std::string& id) {
+    Statement q(db, (kSelectMatches + " WHERE id = ?").c_str());
+    q.bind(1, id);
+    if (q.step() != SQLITE_ROW) return std::nullopt;
+    MatchRecord m = read_match(q);
+    if (m.result == 0) {
+      Statement log(db, "SELECT blob FROM log WHERE id >= ? AND match_id = ? ORDER BY id");
+      log.bind(1, q.integer(kLogFromColumn)).bind(2, id);
+      while (log.step() == SQLITE_ROW)
+        m.events.push_back(log.blob(0));
+      return m;
+    }
+    if (q.type(kRecordColumn) != SQLITE_NULL) {
+      decode_record(q.text(kRecordColumn), m.moves);
+      return m;
+    }
+    // Finished under schema 2 or earlier: a row per move.
+    Statement moves(db,
+                    "SELECT ply, move, first_ms, second_ms FROM moves WHERE match_id = ? ORDER BY "
+                    "ply");
+    moves.bind(1, id);
+    while (moves.step() == SQLITE_ROW) {
+      m.moves.push_back(MoveRecord{static_cast<int>(moves.integer(0)), moves.text(1),
+                                   moves.integer(2), moves.integer(3)});
+    }
+    return m;
+  }
+
+  static inline const std::string kSelectMatches =
+      std::string("SELECT ") + kMatchColumnList + ", record FROM matches";
+  static constexpr int kLogFromColumn = 14;
+  static constexpr int kRecordColumn = 15;
+
+  static MatchRecord read_match(const Statement& q) {
+    MatchRecord m;
+    m.id = q.text(0);
+    m.variant = q.text(1);
+    m.kind = static_cast<int>(q.integer(2));
+    m.rated = q.integer(3) != 0;
+    m.initial_ms = q.integer(4);
+    m.increment_ms = q.integer(5);
+    m.first_id = q.text(6);
+    m.second_id = q.text(7);
+    m.first_level = q.text(8);
+    m.second_level = q.text(9);
+    m.result = static_cast<int>(q.integer(10));
+    m.reason = static_cast<int>(q.integer(11));
+    m.created_ms = q.integer(12);
+    m.ended_ms = q.integer(13);
+    return m;
+  }
+
+  static bool done(Statement& s) {
+    const bool ok = s.step() == SQLITE_DONE;
+    s.reset();
+    return ok;
+  }
+
+  bool apply(const store_op::SavePlayer& op) {
+    auto& s = stmt(save_player_,
+                   "INSERT INTO players (id, name, token_hash, bot) VALUES (?, ?, ?, ?) "
+                   "ON CONFLICT(id) DO UPDATE SET name = excluded.name, "
+                   "token_hash = excluded.token_hash");
+    s.bind(1, op.player.id).bind(2, op.player.name).bind(3, op.player.token_hash);
+    s.bind(4, std::int64_t{op.player.bot});
+    return done(s);
+  }
+  bool apply(const store_op::SaveRating& op) {
+    auto& s = stmt(save_rating_,
+                   "INSERT OR REPLACE INTO ratings (player_id, variant, rating, deviation, "
+                   "volatility) VALUES (?, ?, ?, ?, ?)");
+    s.bind(1, op.player_id).bind(2, op.variant).bind(3, op.rating.rating);
+    s.bind(4, op.rating.deviation).bind(5, op.rating.volatility);
+    return done(s);
+  }
+  bool apply(const store_op::CreateMatch& op) {
+    const MatchRecord& m = op.match;
+    // The match's events are the log rows from here on.
+    auto& s = stmt(create_match_,
+                   "INSERT INTO matches (id, variant, kind, rated, initial_ms, increment_ms, "
+                   "first_id, second_id, first_level, second_level, created_ms, log_from) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                   "(SELECT COALESCE(MAX(id), 0) + 1 FROM log))");
+    s.bind(1, m.id).bind(2, m.variant).bind(3, std::int64_t{m.kind});
+    s.bind(4, std::int64_t{m.rated}).bind(5, m.initial_ms).bind(6, m.increment_ms);
+    s.bind(7, m.first_id).bind(8, m.second_id).bind(9, m.first_level).bind(10, m.second_level);
+    s.bind(11, m.created_ms);
+    return done(s);
+  }
+  bool apply(const store_op::AppendEvent& op) {
+    auto& s = stmt(append_event_, "INSERT INTO log (match_id, seq, blob) VALUES (?, ?, ?)");
+    s.bind(1, op.match_id).bind(2, static_cast<std::int64_t>(op.seq)).bind_blob(3, op.blob);
+    return done(s);
+  }
+  bool apply(const store_op::FinishMatch& op) {
+    // One write, on the match's row: its result and its record.
+    auto& s =
+        stmt(finish_match_,
+             "UPDATE matches SET result = ?, reason = ?, ended_ms = ?, record = ? WHERE id = ?");
+    record_text_.clear();
+    encode_record(op.moves, record_text_);
+    s.bind(1, std::int64_t{op.result}).bind(2, std::int64_t{op.reason}).bind(3, op.ended_ms);
+    s.bind(4, record_text_).bind(5, op.match_id);
+    if (!done(s)) return false;
+    finished_ = true;
+    return true;
+  }
+
+  Statement& stmt(std::unique_ptr<Statement>& slot, const char* sql) {
+    if (!slot) slot = std::make_unique<Statement>(db_, sql);
+    return *slot;
+  }
+
+  sqlite3* db_;
+  std::mutex mutex_;
+  sqlite3* reader_ = nullptr;  // read-only, for load_match; null for ":memory:"
+  std::mutex reader_mutex_;
+  std::unique_ptr<Checkpointer> checkpointer_;
+  std::chrono::milliseconds prune_every_;
+  bool finished_ = false;  // this batch ended a match
+  std::chrono::steady_clock::time_point last_prune_{};
+  // Prepared once, on first use (the batch's BEGIN and COMMIT too: parsing
+  // them showed in the writer's profile).
+  std::unique_ptr<Statement> begin_, commit_, save_player_, save_rating_, create_match_,
+      append_event_, finish_match_, prune_log_;
+  std::string record_text_;  // FinishMatch's record, encoded (reused)
+};
+
+}  // namespace
+
+inarow::expected<std::unique_ptr<Store>, std::string> open_sqlite_store(const std::string& path,
+                                                                        SqliteOptions options) {
+  // Before SQLite's first use in the process: no allocation statistics
+  // (nothing reads them), which spares a global mutex on every malloc.
+  static const bool configured = [] {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0) == SQLITE_OK;
+  }();
+  (void)configured;  // SQLITE_MISUSE if SQLite was already in use: harmless
+  sqlite3* db = nullptr;
+  // SqliteStore's own mutex serializes every use of the connection, so
+  // SQLite's (a lock per API call, ~37 per move) would only repeat it.
+  const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
+  if (sqlite3_open_v2(path.c_str(), &db, flags, nullptr) != SQLITE_OK) {
+    std::string why = db ? sqlite3_errmsg(db) : "out of memory";
+    sqlite3_close(db);
+    return inarow::unexpected("cannot open store " + path + ": " + why);
+  }
+  auto store = std::make_unique<SqliteStore>(db, options.prune_every);
+  sqlite3_busy_timeout(db, static_cast<int>(options.busy_timeout.count()));
+  auto failed = [&](const std::string& doing) {
+    return inarow::unexpected("cannot " + doing + " store " + path + ": " + store->error());
+  };
+  if (!store->exec("PRAGMA journal_mode=WAL") ||
+      !store->exec(options.full_sync ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL") ||
+      !store->exec("PRAGMA cache_size=-16384")) {  // 16 MiB of pages
+    return failed("set up");
+  }
+  const std::int64_t version = store->integer("PRAGMA user_version");
+  if (version > kSchemaVersion) {
+    return inarow::unexpected("cannot use store " + path + ": its schema (" +
+                              std::to_string(version) + ") is newer than this server's (" +
+                              std::to_string(kSchemaVersion) + ")");
+  }
+  // Migrations go by the tables' shape, and with the schema and its version
+  // in one transaction: a store is either wholly migrated or untouched.
+  auto has_table = [&store](const std::string& name) {  // our own names only
+    return store->integer(
+               ("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = '" + name + "'")
+                   .c_str()) != 0;
+  };
+  const bool schema1 = has_table("events");
+  const bool schema2 =
+      has_table("matches") &&
+      !store->integer("SELECT COUNT(*) FROM pragma_table_info('matches') WHERE name = 'record'");
+  const std::string setup = sqlite::setup_script(schema1, schema2);
+  if (!store->exec("BEGIN IMMEDIATE")) return failed("set up");
+  if (!store->exec(setup.c_str())) {
+    auto why = failed(setup.find("matches_v3") != std::string::npos ? "migrate" : "set up");
+    store->exec("ROLLBACK");
+    return why;
+  }
+  if (!store->exec("COMMIT")) return failed("set up");
+  if (path != ":memory:" && !path.empty() && !store->checkpoint_elsewhere(path)) {
+    return failed("open a checkpointer for");
+  }
+  if (path != ":memory:" && !path.empty() && !store->read_elsewhere(path)) {
+    return failed("open a reader for");
+  }
+  return std::unique_ptr<Store>(std::move(store));
+}
+
+}  // namespace inarow::server

@@ -1,0 +1,289 @@
+// The match actor without sockets: an io_context run by the test, an
+// in-memory store behind a real StoreWriter, and fake connections that
+// keep what they are sent. Every wait is for the message or state it means.
+#include "inarow/server/match_actor.h"
+
+#include <gtest/gtest.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <chrono>
+#include <functional>
+#include <mutex>
+
+#include "inarow/server/memory_store.h"
+#include "inarow/server/store_writer.h"
+#include "inarow/testing/fake_connection.h"
+
+namespace inarow::server {
+namespace {
+
+using namespace std::chrono_literals;
+namespace asio = boost::asio;
+
+using inarow::testing::FakeConnection;
+
+class MatchActorTest : public ::testing::Test {
+ protected:
+  MatchActorTest() {
+    config_.reconnect_grace = 50ms;
+    config_.bot_seed = 7;
+    services_ = std::make_shared<MatchServices>(ioc_, bot_workers_, config_, writer_, metrics_);
+    services_->match_ended = [this](const std::string& id) {
+      std::lock_guard lock(ended_mutex_);
+      ended_.push_back(id);
+    };
+  }
+  ~MatchActorTest() override {
+    writer_.flush();
+    bot_workers_.join();
+    services_->match_ended = nullptr;
+  }
+
+  MatchSetup setup(Millis initial = 0ms, Millis increment = 0ms, bool second_is_bot = false) {
+    MatchSetup s;
+    s.id = "m-test";
+    s.variant = *Variant::parse("tictactoe");
+    s.kind = v1::MATCH_KIND_SEEK;
+    s.rated = true;
+    s.initial = initial;
+    s.increment = increment;
+    s.seats[0] = Seat{"alice", "alice", false, {}, {}};
+    s.seats[1] = second_is_bot ? Seat{"bot-easy", "easy bot", true, "easy", {}}
+                               : Seat{"bob", "bob", false, {}, {}};
+    return s;
+  }
+
+  std::shared_ptr<MatchActor> start(MatchSetup s) {
+    auto actor = std::make_shared<MatchActor>(services_, std::move(s));
+    actor->start({{a_, Side::first}, {b_, Side::second}});
+    return actor;
+  }
+
+  // Run the io_context until `done` holds; false if it does not within `timeout`.
+  bool run_until(const std::function<bool()>& done, std::chrono::milliseconds timeout = 5s) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (!done()) {
+      if (std::chrono::steady_clock::now() > deadline) return false;
+      ioc_.restart();
+      ioc_.run_for(5ms);
+    }
+    return true;
+  }
+
+  bool events_reach(const FakeConnection& c, std::size_t n) {
+    return run_until([&] { return c.events().size() >= n; });
+  }
+
+  std::uint64_t command(const std::shared_ptr<MatchActor>& actor,
+                        const std::shared_ptr<FakeConnection>& from, Side side,
+                        v1::ClientMessage m) {
+    m.set_request_id(++request_id_);
+    actor->command(from, side, std::move(m));
+    return request_id_;
+  }
+  std::uint64_t move(const std::shared_ptr<MatchActor>& actor,
+                     const std::shared_ptr<FakeConnection>& from, Side side,
+                     const std::string& cell) {
+    v1::ClientMessage m;
+    m.mutable_move()->set_match_id("m-test");
+    m.mutable_move()->set_move(cell);
+    return command(actor, from, side, std::move(m));
+  }
+  std::optional<v1::ServerMessage> answer(const std::shared_ptr<FakeConnection>& c,
+                                          std::uint64_t request_id) {
+    std::optional<v1::ServerMessage> a;
+    run_until([&] { return (a = c->answer(request_id)).has_value(); });
+    return a;
+  }
+  std::vector<std::string> ended() {
+    std::lock_guard lock(ended_mutex_);
+    return ended_;
+  }
+
+  ServerConfig config_;
+  Metrics metrics_;
+  MemoryStore store_;
+  StoreWriter writer_{store_};
+  asio::io_context ioc_;
+  asio::thread_pool bot_workers_{1};
+  std::shared_ptr<MatchServices> services_;
+  std::shared_ptr<FakeConnection> a_ = std::make_shared<FakeConnection>();
+  std::shared_ptr<FakeConnection> b_ = std::make_shared<FakeConnection>();
+  std::uint64_t request_id_ = 0;
+  std::mutex ended_mutex_;
+  std::vector<std::string> ended_;
+};
+
+TEST_F(MatchActorTest, StartIsStoredThenToldToBothSeats) {
+  auto actor = start(setup());
+  ASSERT_TRUE(events_reach(*a_, 1));
+  ASSERT_TRUE(events_reach(*b_, 1));
+  EXPECT_TRUE(a_->events()[0].has_started());
+  EXPECT_EQ(a_->events()[0].seq(), 1u);
+  // Told only once durable: the store has the match and its first event.
+  auto rec = store_.load_match("m-test");
+  ASSERT_TRUE(rec);
+  EXPECT_EQ(rec->first_id, "alice");
+  EXPECT_EQ(rec->second_id, "bob");
+  ASSERT_EQ(rec->events.size(), 1u);
+}
+
+TEST_F(MatchActorTest, AMoveIsAcknowledgedAndPublishedAfterItIsStored) {
+  auto actor = start(setup());
+  ASSERT_TRUE(events_reach(*b_, 1));
+  const auto rid = move(actor, a_, Side::first, "b2");
+  auto ack = answer(a_, rid);
+  ASSERT_TRUE(ack && ack->has_ack()) << (ack ? ack->DebugString() : "no answer");
+  EXPECT_EQ(ack->ack().match_id(), "m-test");
+  ASSERT_TRUE(events_reach(*b_, 2));
+  EXPECT_EQ(b_->events()[1].move_made().move(), "b2");
+  EXPECT_EQ(store_.load_match("m-test")->events.size(), 2u);
+  // The ack follows the event on the asker's connection (one hand-over).
+  const auto got = a_->received();
+  ASSERT_GE(got.size(), 2u);
+  EXPECT_TRUE(got[got.size() - 2].has_event());
+  EXPECT_TRUE(got.back().has_ack());
+  EXPECT_EQ(actor->ply.load(), 1);
+}
+
+TEST_F(MatchActorTest, AClientsBadMoveIsRefusedAndChangesNothing) {
+  auto actor = start(setup());
+  ASSERT_TRUE(events_reach(*a_, 1));
+  auto wrong_turn = answer(b_, move(actor, b_, Side::second, "a1"));
+  ASSERT_TRUE(wrong_turn && wrong_turn->has_error());
+  EXPECT_EQ(wrong_turn->error().code(), v1::ERROR_NOT_YOUR_TURN);
+  EXPECT_EQ(wrong_turn->error().match_id(), "m-test");
+  auto illegal = answer(a_, move(actor, a_, Side::first, "z9"));
+  ASSERT_TRUE(illegal && illegal->has_error());
+  EXPECT_EQ(illegal->error().code(), v1::ERROR_ILLEGAL_MOVE);
+  v1::ClientMessage not_a_command;
+  not_a_command.mutable_ping();
+  auto unknown = answer(a_, command(actor, a_, Side::first, not_a_command));
+  ASSERT_TRUE(unknown && unknown->has_error());
+  EXPECT_EQ(unknown->error().code(), v1::ERROR_UNKNOWN_MESSAGE);
+  // A good move after them is the first change: seq 2.
+  ASSERT_TRUE(answer(a_, move(actor, a_, Side::first, "a1"))->has_ack());
+  ASSERT_TRUE(events_reach(*b_, 2));
+  EXPECT_EQ(b_->events()[1].seq(), 2u);
+  EXPECT_EQ(store_.load_match("m-test")->events.size(), 2u);
+}
+
+TEST_F(MatchActorTest, TheFlagFallsOnTheActorsTimer) {
+  auto actor = start(setup(60ms, 0ms));
+  ASSERT_TRUE(events_reach(*b_, 1));
+  // Nobody moves: the first player's flag falls and the match ends by itself.
+  ASSERT_TRUE(events_reach(*b_, 2));
+  const auto end = b_->events()[1];
+  ASSERT_TRUE(end.has_ended()) << end.DebugString();
+  EXPECT_EQ(end.ended().result(), v1::RESULT_SECOND_WINS);
+  EXPECT_EQ(end.ended().reason(), v1::END_REASON_TIMEOUT);
+  EXPECT_EQ(end.clocks().first_ms(), 0);
+  EXPECT_EQ(end.ended().ratings_size(), 2);
+  ASSERT_TRUE(run_until([&] { return !ended().empty(); }));
+  EXPECT_EQ(ended(), std::vector<std::string>{"m-test"});
+  EXPECT_TRUE(actor->over.load());
+  // Filed as the game's record.
+  ASSERT_TRUE(run_until([&] { return store_.load_match("m-test")->result != 0; }));
+  EXPECT_EQ(store_.load_match("m-test")->reason, v1::END_REASON_TIMEOUT);
+  // Later commands are refused.
+  auto late = answer(a_, move(actor, a_, Side::first, "a1"));
+  ASSERT_TRUE(late && late->has_error());
+  EXPECT_EQ(late->error().code(), v1::ERROR_MATCH_OVER);
+}
+
+TEST_F(MatchActorTest, AnAbsentPlayerForfeitsAfterTheGrace) {
+  auto actor = start(setup());
+  ASSERT_TRUE(events_reach(*a_, 1));
+  actor->presence(Side::second, false);
+  ASSERT_TRUE(events_reach(*a_, 3));
+  const auto events = a_->events();
+  EXPECT_TRUE(events[1].has_presence());
+  EXPECT_FALSE(events[1].presence().connected());
+  ASSERT_TRUE(events[2].has_ended());
+  EXPECT_EQ(events[2].ended().result(), v1::RESULT_FIRST_WINS);
+  EXPECT_EQ(events[2].ended().reason(), v1::END_REASON_ABANDONED);
+}
+
+TEST_F(MatchActorTest, APlayerBackInTimeCancelsTheGrace) {
+  auto actor = start(setup());
+  ASSERT_TRUE(events_reach(*a_, 1));
+  actor->presence(Side::second, false);
+  actor->presence(Side::second, true);
+  ASSERT_TRUE(events_reach(*a_, 3));
+  EXPECT_TRUE(a_->events()[2].presence().connected());
+  // Well past the grace, the match still takes moves.
+  const auto past_grace = std::chrono::steady_clock::now() + 4 * config_.reconnect_grace;
+  run_until([&] { return std::chrono::steady_clock::now() > past_grace; });
+  ASSERT_TRUE(answer(a_, move(actor, a_, Side::first, "b2"))->has_ack());
+  for (const auto& e : a_->events())
+    EXPECT_FALSE(e.has_ended()) << e.DebugString();
+}
+
+TEST_F(MatchActorTest, AFailedCommitPausesTheMatchAndTellsNobody) {
+  auto actor = start(setup());
+  ASSERT_TRUE(events_reach(*b_, 1));
+  store_.fail_writes(true);
+  auto refused = answer(a_, move(actor, a_, Side::first, "b2"));
+  ASSERT_TRUE(refused && refused->has_error());
+  EXPECT_EQ(refused->error().code(), v1::ERROR_INTERNAL);
+  store_.fail_writes(false);
+  // Paused: nothing more is taken or stored, and nobody heard of the move.
+  auto paused = answer(b_, move(actor, b_, Side::second, "a1"));
+  ASSERT_TRUE(paused && paused->has_error());
+  EXPECT_EQ(paused->error().code(), v1::ERROR_INTERNAL);
+  writer_.flush();
+  EXPECT_EQ(b_->events().size(), 1u);
+  EXPECT_EQ(a_->events().size(), 1u);
+  EXPECT_EQ(store_.load_match("m-test")->events.size(), 1u);
+}
+
+TEST_F(MatchActorTest, ARestoredMatchGoesOnFromItsLastStoredEvent) {
+  {
+    auto actor = start(setup());
+    ASSERT_TRUE(events_reach(*b_, 1));
+    ASSERT_TRUE(answer(a_, move(actor, a_, Side::first, "b2"))->has_ack());
+    actor->shutdown();
+  }
+  writer_.flush();
+  auto unfinished = store_.load_unfinished();
+  ASSERT_EQ(unfinished.size(), 1u);
+  auto again = std::make_shared<MatchActor>(services_, setup());
+  ASSERT_TRUE(again->restore(unfinished[0]));
+  EXPECT_EQ(again->ply.load(), 1);
+  again->resume();
+  auto c = std::make_shared<FakeConnection>();
+  again->attach(c, Side::second, std::nullopt, 9);
+  std::optional<v1::MatchState> state;
+  ASSERT_TRUE(run_until([&] {
+    for (const auto& m : c->received())
+      if (m.has_match_state()) state = m.match_state();
+    return state.has_value();
+  }));
+  EXPECT_EQ(state->last_seq(), 2u);
+  ASSERT_EQ(state->moves_size(), 1);
+  EXPECT_EQ(state->moves(0), "b2");
+  EXPECT_EQ(state->to_move(), v1::SIDE_SECOND);
+  ASSERT_TRUE(answer(c, move(again, c, Side::second, "a1"))->has_ack());
+}
+
+TEST_F(MatchActorTest, ABotAnswersEveryMoveAndGrantsATakeback) {
+  auto actor = start(setup(0ms, 0ms, /*second_is_bot=*/true));
+  ASSERT_TRUE(events_reach(*a_, 1));
+  ASSERT_TRUE(answer(a_, move(actor, a_, Side::first, "b2"))->has_ack());
+  ASSERT_TRUE(events_reach(*a_, 3));  // the bot's reply
+  const auto reply = a_->events()[2];
+  ASSERT_TRUE(reply.has_move_made()) << reply.DebugString();
+  EXPECT_EQ(reply.move_made().side(), v1::SIDE_SECOND);
+  v1::ClientMessage takeback;
+  takeback.mutable_request_takeback()->set_match_id("m-test");
+  ASSERT_TRUE(answer(a_, command(actor, a_, Side::first, takeback))->has_ack());
+  ASSERT_TRUE(run_until([&] {
+    for (const auto& e : a_->events())
+      if (e.has_takeback_done()) return true;
+    return false;
+  }));
+}
+
+}  // namespace
+}  // namespace inarow::server
