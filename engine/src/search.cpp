@@ -128,7 +128,9 @@ class Core {
     return wins.any() ? wins.lowest() : kNoCell;
   }
   Score evaluate() const {
-    const Score s = use_shapes_ ? shapes_->score_first() : eval_.score_first();
+    const Score s = use_shapes_ ? std::clamp(eval_.score_first() + shapes_->score_first(),
+                                             -kMaxEval + 1, kMaxEval - 1)
+                                : eval_.score_first();
     return pos_.to_move() == Side::first ? s : -s;
   }
   void make(int m) {
@@ -277,7 +279,7 @@ void Core<W>::order(MoveList<W>& list, const Board& moves, int tt_move, int ply,
       list.lines[list.size] = lines.w;
       s += (lines & ~Board::bit(m)).count() << 22;
     } else if (use_eval_) {
-      s += (use_shapes_ ? shapes_->gain(m, us) : eval_.gain(m, us)) << 8;
+      s += eval_.gain(m, us) << 8;
     }
     if (m == tt_move) s = 1 << 30;
     list.add(m, s);
