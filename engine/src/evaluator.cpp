@@ -20,9 +20,11 @@ Weights Weights::defaults(const Variant& v) {
   }
   if (v.k >= 5 && !v.gravity) w.threats = {15, 40, 10, 25};  // hand-set, not tuned yet
   if (v.k == 5 && !v.gravity) {
-    // Hand-set, on top of the windows: three times these lost 168 Elo in self-play.
+    // Hand-set, on top of the windows; off until a change of them gains in
+    // self-play (bench/gomoku/RESULTS.md: at these weights +35 -45 over 80
+    // games, three times these -168 Elo).
     w.shapes = {0, 1, 1, 4, 4, 12, 16, 20, 30, 30};
-    w.shapes_on = true;
+    w.shapes_on = false;
   }
   if (v.name == "gomoku") {
     w.by_count = {0, 1, 8, 27, 28};  // +110 Elo at depth 2; a four is a threat the search sees

@@ -125,13 +125,13 @@ TEST_F(Shapes, IncrementalMatchesARecount) {
 TEST(ShapeWeights, AreDataInTheWeightsText) {
   const Variant v = Variant::gomoku();
   const Weights d = Weights::defaults(v);
-  EXPECT_TRUE(d.shapes_on);
+  EXPECT_FALSE(d.shapes_on);  // off until it gains in self-play
   EXPECT_EQ(d.shapes.size(), 10u);
   EXPECT_TRUE(Weights::defaults(Variant::connect4()).shapes.empty());
   EXPECT_TRUE(Weights::defaults(*Variant::parse("mnk:19,19,6")).shapes.empty());
-  const auto w = Weights::parse(v, "eval = windows\nshape_open_four = 55\ndouble_three = 7\n");
+  const auto w = Weights::parse(v, "eval = shapes\nshape_open_four = 55\ndouble_three = 7\n");
   ASSERT_TRUE(w) << w.error().describe();
-  EXPECT_FALSE(w->shapes_on);
+  EXPECT_TRUE(w->shapes_on);
   EXPECT_EQ(w->shapes[5], 55);
   EXPECT_EQ(w->shapes[7], 7);
   EXPECT_EQ(*Weights::parse(v, w->to_text()), *w);
