@@ -46,7 +46,11 @@ class PbrainPlayer final : public Player {
                               : tc.per_game.count() > 0 ? tc.per_game
                                                         : tc.hang;
     send("INFO timeout_turn " + std::to_string(turn.count()));
+    // The protocol's match clock: 0 is no limit. time_left always goes with
+    // it (some brains, pbrain-rapfi among them, budget from time_left alone).
     send("INFO timeout_match " + std::to_string(tc.per_game.count()));
+    send("INFO time_left " +
+         std::to_string(tc.per_game.count() > 0 ? tc.per_game.count() : kNoClock));
     send("INFO rule 0");  // freestyle: k or more in a line wins, as our variants play
     return {};
   }
@@ -56,7 +60,8 @@ class PbrainPlayer final : public Player {
     if (!child_) return fail(MoveStatus::crash, "not running");
     const Variant& v = game.variant();
     const auto target = game.moves();
-    if (tc_.per_game.count() > 0) send("INFO time_left " + std::to_string(clock_left.count()));
+    send("INFO time_left " +
+         std::to_string(tc_.per_game.count() > 0 ? clock_left.count() : kNoClock));
     const bool extends = target.size() == known_.size() + 1 &&
                          std::equal(known_.begin(), known_.end(), target.begin());
     if (target.empty()) {
@@ -71,19 +76,30 @@ class PbrainPlayer final : public Player {
         send(coords(v, target[i]) + "," + (int(i % 2) == me ? "1" : "2"));
       send("DONE");
     }
-    std::string line;
+    // Informational lines are skipped. An ERROR (or UNKNOWN) is the brain
+    // rejecting a command, not a move: if it rejected the turn itself, no
+    // move follows and the brain loses on time, with its complaint in the
+    // record; if it rejected something else (an INFO it garbled), its move
+    // still comes and counts.
+    std::string line, complaint;
     for (;;) {
       const auto st = child_->read_line(line, deadline);
       if (st == Subprocess::ReadStatus::timeout) {
         child_->kill();
         child_.reset();
-        return fail(MoveStatus::timeout, "no move by the deadline");
+        return fail(MoveStatus::timeout,
+                    complaint.empty() ? "no move by the deadline"
+                                      : "no move by the deadline, after '" + complaint + "'");
       }
       if (st == Subprocess::ReadStatus::closed) {
         child_.reset();
         return fail(MoveStatus::crash, "the engine exited");
       }
       if (is_chatter(line)) continue;
+      if (is_complaint(line)) {
+        if (complaint.empty()) complaint = line;
+        continue;
+      }
       break;
     }
     PlayerMove out;
@@ -107,10 +123,18 @@ class PbrainPlayer final : public Player {
   }
 
  private:
+  // Lines that are neither a move nor an answer: MESSAGE and DEBUG inform,
+  // SUGGEST is only a brain's wish (we never ask for one).
   static bool is_chatter(const std::string& line) {
     return line.empty() || line.rfind("MESSAGE", 0) == 0 || line.rfind("DEBUG", 0) == 0 ||
-           line.rfind("SUGGEST", 0) == 0 || line.rfind("UNKNOWN", 0) == 0;
+           line.rfind("SUGGEST", 0) == 0;
   }
+  // The brain rejected a command it was sent.
+  static bool is_complaint(const std::string& line) {
+    return line.rfind("ERROR", 0) == 0 || line.rfind("UNKNOWN", 0) == 0;
+  }
+  // INFO time_left with no match clock: as good as infinite (what Piskvork sends).
+  static constexpr long long kNoClock = 2147483647;
   static std::string coords(const Variant& v, Cell c) {
     return std::to_string(v.col(c)) + "," + std::to_string(v.height - 1 - v.row(c));
   }

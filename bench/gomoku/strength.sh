@@ -37,18 +37,17 @@ done
 opponent=$1
 [[ -n $record ]] || record=$(mktemp /tmp/gomoku-strength.XXXXXX.jsonl)
 # Three random stones near the centre per opening. Only a per-move limit:
-# the arena then sends INFO timeout_turn and INFO timeout_match 0 (no match
-# clock, so no time_left to go with it). With a match clock it sends
-# INFO time_left before every TURN, and pbrain-rapfi at times answers that
-# with "ERROR Unknown command: TIME_LEFT", which the arena scores as an
-# illegal move: a win that was never played.
+# the arena then sends INFO timeout_turn, INFO timeout_match 0 and an
+# unlimited INFO time_left. An ERROR line from a brain is not a move: the
+# arena skips it and waits for the move (see docs/NOTES.md).
 "$arena" tournament -v gomoku --format gauntlet -q \
   -e "ours:pbrain:$ours" -e "opponent:pbrain:$opponent" \
   -n "$games" -j "$jobs" --seed "$seed" --openings $(((games + 1) / 2)) --opening-plies 3 \
   --tc-move "$movetime" --time-margin 200 --record "$record" |
   sed -n '/^Pairings/,$p'
-# Game lengths by result, from our side, and games lost by an engine that
-# answered ERROR to a command (a protocol fault, not a move): void.
+# Game lengths by result, from our side. "void" counts games lost on an
+# ERROR line scored as a move, which the arena no longer does: it should
+# stay 0 (kept as a check on the arena).
 python3 - "$record" <<'PY'
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]

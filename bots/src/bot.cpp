@@ -62,7 +62,8 @@ class SearchBot final : public Bot {
     }
     if (level.solve_small && small_enough_to_solve(game)) {
       const Solution s = searcher_.solve(game, false, budget.stop);
-      if (s.best != kNoCell && !(budget.stop && budget.stop->load())) return {s.best, s.score, s.plies, s.nodes};
+      if (s.best != kNoCell && !(budget.stop && budget.stop->load()))
+        return {s.best, s.score, s.plies, s.nodes};
     }
     Limits limits;
     limits.depth = level.depth;
@@ -123,7 +124,9 @@ class WeightsBot final : public Bot {
 
 }  // namespace
 
-std::span<const Level> levels() { return kLevels; }
+std::span<const Level> levels() {
+  return kLevels;
+}
 
 std::optional<Level> find_level(std::string_view name) {
   for (const Level& l : kLevels)
@@ -146,21 +149,32 @@ expected<BotSpec, Error> BotSpec::parse(std::string_view text) {
     if (item.empty()) return unexpected(spec_error(offset, "empty item in bot specification"));
     const std::size_t eq = item.find('=');
     if (eq == std::string_view::npos) {
-      if (!first) return unexpected(spec_error(offset, "expected key=value, found '" + std::string(item) + "'"));
+      if (!first)
+        return unexpected(
+            spec_error(offset, "expected key=value, found '" + std::string(item) + "'"));
       if (item == "random") {
         spec.random = true;
       } else if (auto level = find_level(item)) {
         spec.level = *level;
       } else {
         std::string names;
-        for (const Level& l : kLevels) names += std::string(names.empty() ? "" : ", ") + std::string(l.name);
-        return unexpected(spec_error(offset, "unknown level '" + std::string(item) + "' (random, " + names + ")"));
+        for (const Level& l : kLevels)
+          names += std::string(names.empty() ? "" : ", ") + std::string(l.name);
+        return unexpected(spec_error(
+            offset, "unknown level '" + std::string(item) + "' (random, " + names + ")"));
       }
       first = false;
       continue;
     }
     first = false;
     const std::string_view key = item.substr(0, eq), value = item.substr(eq + 1);
+    if (key == "eval") {
+      if (value != "shapes" && value != "windows")
+        return unexpected(spec_error(
+            offset + eq + 1, "eval is shapes or windows, not '" + std::string(value) + "'"));
+      spec.eval = std::string(value);
+      continue;
+    }
     if (key == "weights") {
       if (value.empty()) return unexpected(spec_error(offset, "weights= needs a file path"));
       spec.weights_path = std::string(value);
@@ -169,26 +183,36 @@ expected<BotSpec, Error> BotSpec::parse(std::string_view text) {
     long long number = 0;
     auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
     if (ec != std::errc{} || ptr != value.data() + value.size() || number < 0)
-      return unexpected(spec_error(offset + eq + 1, "'" + std::string(value) + "' is not a non-negative whole number"));
-    if (key == "depth") spec.level.depth = static_cast<int>(std::min(number, 400LL));
-    else if (key == "time") spec.level.time_ms = static_cast<int>(std::min(number, 3'600'000LL));
-    else if (key == "nodes") spec.nodes = static_cast<std::uint64_t>(number);
-    else if (key == "noise") spec.level.noise = static_cast<int>(std::min(number, 100000LL));
+      return unexpected(spec_error(
+          offset + eq + 1, "'" + std::string(value) + "' is not a non-negative whole number"));
+    if (key == "depth")
+      spec.level.depth = static_cast<int>(std::min(number, 400LL));
+    else if (key == "time")
+      spec.level.time_ms = static_cast<int>(std::min(number, 3'600'000LL));
+    else if (key == "nodes")
+      spec.nodes = static_cast<std::uint64_t>(number);
+    else if (key == "noise")
+      spec.level.noise = static_cast<int>(std::min(number, 100000LL));
     else if (key == "blunder") {
       if (number > 100) return unexpected(spec_error(offset, "blunder is a percentage, 0-100"));
       spec.level.blunder_percent = static_cast<int>(number);
-    } else if (key == "tt") spec.tt_megabytes = static_cast<std::size_t>(std::clamp(number, 1LL, 4096LL));
-    else if (key == "solve") spec.level.solve_small = number != 0;
+    } else if (key == "tt")
+      spec.tt_megabytes = static_cast<std::size_t>(std::clamp(number, 1LL, 4096LL));
+    else if (key == "solve")
+      spec.level.solve_small = number != 0;
     else
-      return unexpected(spec_error(offset, "unknown key '" + std::string(key) +
-                                               "' (depth, time, nodes, noise, blunder, weights, tt, solve)"));
+      return unexpected(spec_error(
+          offset, "unknown key '" + std::string(key) +
+                      "' (depth, time, nodes, noise, blunder, weights, tt, solve, eval)"));
   }
   if (spec.level.depth == 0 && spec.level.time_ms == 0 && spec.nodes == 0 && !spec.random)
     return unexpected(spec_error(0, "a bot needs a limit: depth, time or nodes"));
   return spec;
 }
 
-std::unique_ptr<Bot> make_random_bot(std::uint64_t seed) { return std::make_unique<RandomBot>(seed); }
+std::unique_ptr<Bot> make_random_bot(std::uint64_t seed) {
+  return std::make_unique<RandomBot>(seed);
+}
 
 expected<std::unique_ptr<Bot>, Error> make_bot(const Variant& v, const BotSpec& spec,
                                                std::uint64_t seed) {
@@ -199,6 +223,10 @@ expected<std::unique_ptr<Bot>, Error> make_bot(const Variant& v, const BotSpec& 
     if (!loaded) return unexpected(std::move(loaded).error());
     weights = std::move(*loaded);
   }
+  // eval=shapes asks for what only k = 5 boards without gravity have; elsewhere
+  // the windows stay (the setting is a preference, like a level's time).
+  if (spec.eval == "windows") weights.shapes_on = false;
+  if (spec.eval == "shapes") weights.shapes_on = !weights.shapes.empty();
   return std::unique_ptr<Bot>(std::make_unique<SearchBot>(v, spec, std::move(weights), seed));
 }
 

@@ -5,6 +5,7 @@
 #include <cassert>
 #include <variant>
 
+#include "shapes.h"
 #include "threats.h"
 #include "tt.h"
 #include "vcf.h"
@@ -93,6 +94,11 @@ class Core {
 
   void set_weights(const Weights& w) {
     eval_.set_weights(w);
+    use_shapes_ = w.shapes_on && detail::shapes_fit(geo_->variant);
+    if (use_shapes_) {
+      if (!shapes_) shapes_.emplace(geo_->variant);
+      shapes_->set_weights(w);
+    }
     threat_weights_.fill(0);
     for (std::size_t i = 0; i < w.threats.size() && i < threat_weights_.size(); ++i)
       threat_weights_[i] = w.threats[i];
@@ -122,17 +128,29 @@ class Core {
     return wins.any() ? wins.lowest() : kNoCell;
   }
   Score evaluate() const {
-    const Score s = eval_.score_first();
+    const Score s = use_shapes_ ? std::clamp(eval_.score_first() + shapes_->score_first(),
+                                             -kMaxEval + 1, kMaxEval - 1)
+                                : eval_.score_first();
     return pos_.to_move() == Side::first ? s : -s;
   }
   void make(int m) {
-    if (use_eval_) eval_.add(m, pos_.to_move());
+    if (use_eval_) {
+      if (use_shapes_)
+        shapes_->add(m, pos_.to_move());
+      else
+        eval_.add(m, pos_.to_move());
+    }
     pos_.make_nonwinning(m);
   }
   void undo() {
     const int m = pos_.last_move();
     pos_.undo();
-    if (use_eval_) eval_.remove(m, pos_.to_move());
+    if (use_eval_) {
+      if (use_shapes_)
+        shapes_->remove(m, pos_.to_move());
+      else
+        eval_.remove(m, pos_.to_move());
+    }
   }
   bool out_of_budget() {
     if (aborted_) return true;
@@ -171,6 +189,8 @@ class Core {
   TranspositionTable& tt_;
   detail::WindowTable windows_;
   detail::EvalState eval_;
+  std::optional<detail::ShapeState> shapes_;  // built when the weights ask for shapes
+  bool use_shapes_ = false;
   std::array<int, kMaxCells> centre_{};
   std::array<std::array<int, kMaxCells>, 2> history_{};
   std::array<std::array<int, 2>, kMaxPly> killers_{};
@@ -201,7 +221,12 @@ void Core<W>::seat(const Game& game, const Limits& limits, bool use_eval) {
   for (Cell m : game.moves())
     pos_.make_nonwinning(m);  // the game is not over
   use_eval_ = use_eval;
-  if (use_eval_) eval_.reset(pos_.moves());
+  if (use_eval_) {
+    if (use_shapes_)
+      shapes_->reset(geo_->variant, pos_.moves());
+    else
+      eval_.reset(pos_.moves());
+  }
   aborted_ = false;
   nodes_ = 0;
   next_check_ = 0;

@@ -9,8 +9,10 @@ namespace {
 
 TEST(Levels, AreOrderedWeakestFirst) {
   std::vector<std::string> names;
-  for (const Level& l : levels()) names.emplace_back(l.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"beginner", "easy", "medium", "hard", "expert", "master"}));
+  for (const Level& l : levels())
+    names.emplace_back(l.name);
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"beginner", "easy", "medium", "hard", "expert", "master"}));
   EXPECT_TRUE(find_level("hard"));
   EXPECT_FALSE(find_level("grandmaster"));
 }
@@ -28,11 +30,16 @@ TEST(BotSpec, ParsesLevelsAndSettings) {
   EXPECT_EQ(s->nodes, 1000u);
   EXPECT_EQ(s->level.blunder_percent, 5);
   EXPECT_TRUE(BotSpec::parse("random")->random);
+  EXPECT_EQ(BotSpec::parse("master,eval=windows")->eval, "windows");
+  EXPECT_EQ(BotSpec::parse("master,eval=shapes")->eval, "shapes");
+  // Shapes are a preference: a board without them keeps the windows.
+  EXPECT_TRUE(make_bot(Variant::connect4(), *BotSpec::parse("depth=2,eval=shapes"), 1));
 }
 
 TEST(BotSpec, BadSpecsAreErrors) {
-  for (const char* bad : {"", "grandmaster", "depth", "depth=-1", "depth=x", "hard,,depth=2",
-                          "colour=red", "blunder=101", "depth=0", "hard,medium", "weights="}) {
+  for (const char* bad :
+       {"", "grandmaster", "depth", "depth=-1", "depth=x", "hard,,depth=2", "colour=red",
+        "blunder=101", "depth=0", "hard,medium", "weights=", "eval=magic"}) {
     const auto s = BotSpec::parse(bad);
     EXPECT_FALSE(s) << bad;
     if (!s) {

@@ -119,6 +119,40 @@ TEST(ArenaExternal, HangingCrashingAndIllegalEnginesLose) {
   }
 }
 
+// A brain that chats (MESSAGE, DEBUG) and complains (ERROR) before each of
+// its moves plays on: none of those lines is a move.
+TEST(ArenaExternal, ChatterAndErrorsBeforeAMoveAreNotMoves) {
+  const std::string brain = std::string("sh -c '") + PBRAIN_INAROW_EXE +
+                            " --bot depth=1 --k 4 | sed -u \"s/^[0-9]*,[0-9]*$/MESSAGE thinking\\n"
+                            "DEBUG x\\nERROR Unknown command: 12\\n&/\"'";
+  auto cfg = external_config("chatty:pbrain:" + brain, 2);
+  const auto r = run_tournament(cfg);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->standings.done_games, 2);
+  for (const auto& g : r->games) {
+    EXPECT_TRUE(g.reason == Termination::line || g.reason == Termination::full_board) << g.detail;
+    EXPECT_TRUE(Game::parse(cfg.variant, g.moves)) << g.moves;
+  }
+}
+
+// A brain that answers its turn with ERROR and nothing else never moved: it
+// loses on time, and the record says what it answered.
+TEST(ArenaExternal, AnErrorInsteadOfAMoveLosesOnTime) {
+  auto cfg = external_config(
+      "sulky:pbrain:sh -c 'read l; echo OK; while read l; do case \"$l\" in "
+      "TURN*|BEGIN|DONE) echo \"ERROR Unknown command\";; esac; done'",
+      2);
+  cfg.time.per_move = 300ms;
+  cfg.time.hang = 1000ms;
+  const auto r = run_tournament(cfg);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->standings.by_reason[int(Termination::timeout)], 2);
+  EXPECT_EQ(r->standings.by_reason[int(Termination::illegal)], 0);
+  EXPECT_EQ(r->standings.pairings[0].games.losses, 2);
+  for (const auto& g : r->games)
+    EXPECT_NE(g.detail.find("ERROR Unknown command"), std::string::npos) << g.detail;
+}
+
 int run(const std::string& command) {
   const int status = std::system((command + " >/dev/null 2>&1").c_str());
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;

@@ -65,6 +65,7 @@ struct BotSpec {
   std::uint64_t nodes = 0;
   std::string weights_path;  // empty = built-in defaults
   std::size_t tt_megabytes = 8;
+  std::string eval;  // "shapes" or "windows"; empty = the weights' choice
 
   static expected<BotSpec, Error> parse(std::string_view text);
 };

@@ -23,6 +23,14 @@ struct Weights {
   // three's cell), and the same two for the opponent. Keys four, three,
   // their_four, their_three; empty on other boards.
   std::vector<int> threats;
+  // Shape evaluation (k = 5 without gravity, engine/src/shapes.h): on top of
+  // the windows, every empty cell scores, per side, by what a stone there
+  // makes on each line (keys shape_two, shape_open_two, shape_three,
+  // shape_open_three, shape_four, shape_open_four, shape_five) and by the
+  // four lines together (double_three, four_three, double_four). Empty on
+  // other boards; `shapes_on` picks it over the windows ("eval = shapes").
+  std::vector<int> shapes;
+  bool shapes_on = false;
 
   // The built-in weights for a variant (tic-tac-toe: 2 -> 2, 1 -> 1).
   static Weights defaults(const Variant& v);

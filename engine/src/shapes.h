@@ -1,0 +1,287 @@
+// Shape evaluation for boards with k >= 5 and no gravity (gomoku).
+//
+// Every empty cell is scored, per side, by what a stone of that side would
+// make there along each of the four lines through it: a five, an open four
+// (two cells that make a five), a four (one), an open three (a move away
+// from an open four), a three (a move away from a four), an open two, a two.
+// The four lines combine into a cell class: two fours or an open four, a
+// four and an open three, two open threes. So an open three .XXX. scores
+// through its two ends, each a cell that makes an open four, while a blocked
+// one OXXX. only has cells that make a four.
+//
+// A line's shape depends only on the k-1 cells each side of the cell: 2 bits
+// each (empty, first, second, off the board), a 4(k-1)-bit index into a
+// table built once per k. A stone changes the index of at most 8(k-1) cells,
+// so shapes and the score are kept up to date on make/undo.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cassert>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "inarow/engine/evaluator.h"
+#include "inarow/engine/search.h"
+
+namespace inarow::detail {
+
+enum class LineShape5 : std::uint8_t {
+  none,
+  two,
+  open_two,
+  three,
+  open_three,
+  four,
+  open_four,
+  five,
+};
+inline constexpr int kLineShapes = 8;
+
+// What a stone of `own` on the middle cell of `line` makes along that line.
+// line[i]: 0 empty, 1 own, 2 blocked (opponent or off the board); the middle
+// is empty on entry. Runs of k or more win (freestyle).
+inline LineShape5 classify_line(std::span<const std::uint8_t> line, int k) {
+  const int mid = static_cast<int>(line.size()) / 2;
+  std::array<std::uint8_t, 16> cells{};
+  std::copy(line.begin(), line.end(), cells.begin());
+  const int n = static_cast<int>(line.size());
+  if (std::count(cells.begin(), cells.begin() + n, 1) == 0) return LineShape5::none;
+  cells[mid] = 1;
+  auto run_through_mid = [&] {
+    int len = 1;
+    for (int i = mid - 1; i >= 0 && cells[i] == 1; --i)
+      ++len;
+    for (int i = mid + 1; i < n && cells[i] == 1; ++i)
+      ++len;
+    return len;
+  };
+  // Five cells: empty cells completing a run of k through the middle.
+  auto five_points = [&] {
+    int count = 0;
+    for (int e = 0; e < n; ++e) {
+      if (cells[e] != 0) continue;
+      cells[e] = 1;
+      count += run_through_mid() >= k;
+      cells[e] = 0;
+    }
+    return count;
+  };
+  // The best shape one more stone on the line reaches: fours from fives,
+  // threes from fours, twos from threes.
+  auto level = [&](auto&& self, int stones_left) -> LineShape5 {
+    if (run_through_mid() >= k) return LineShape5::five;
+    const int fives = five_points();
+    if (fives >= 2) return LineShape5::open_four;
+    if (fives == 1) return LineShape5::four;
+    if (stones_left == 0) return LineShape5::none;
+    LineShape5 best = LineShape5::none;
+    for (int e = 0; e < n; ++e) {
+      if (cells[e] != 0) continue;
+      cells[e] = 1;
+      best = std::max(best, self(self, stones_left - 1));
+      cells[e] = 0;
+    }
+    // One stone short of the best reachable shape.
+    switch (best) {
+      case LineShape5::open_four:
+        return LineShape5::open_three;
+      case LineShape5::four:
+        return LineShape5::three;
+      case LineShape5::open_three:
+        return LineShape5::open_two;
+      case LineShape5::three:
+        return LineShape5::two;
+      default:
+        return LineShape5::none;
+    }
+  };
+  return level(level, 2);
+}
+
+// Line shapes by window index, for each side. Slot j of an index holds the
+// cell at offset j - h (j < h) or j - h + 1 (j >= h), h = k - 1, from the
+// middle: 0 empty, 1 first player, 2 second, 3 off the board.
+struct ShapeTable {
+  int k = 5;
+  int half = 4;
+  std::array<std::vector<LineShape5>, 2> by_side;
+
+  explicit ShapeTable(int k_) : k(k_), half(k_ - 1) {
+    const std::size_t size = std::size_t{1} << (4 * half);
+    std::array<std::uint8_t, 16> line{};
+    by_side[0].resize(size);
+    by_side[1].resize(size);
+    for (std::size_t code = 0; code < size; ++code) {
+      std::size_t swapped = 0;  // the same line with the colours exchanged
+      for (int j = 0; j < 2 * half; ++j) {
+        const int v = int(code >> (2 * j)) & 3;
+        const int pos = j < half ? j : j + 1;
+        line[pos] = v == 0 ? 0 : v == 1 ? 1 : 2;
+        swapped |= std::size_t(v == 1 ? 2 : v == 2 ? 1 : v) << (2 * j);
+      }
+      line[half] = 0;
+      by_side[0][code] = classify_line(std::span(line.data(), 2 * half + 1), k);
+      by_side[1][swapped] = by_side[0][code];
+    }
+  }
+  static int slot(int offset, int half) { return offset < 0 ? offset + half : offset + half - 1; }
+
+  // The k = 5 table (64K lines a side), built once and shared by every
+  // searcher. Longer k would need 4^(2k-2) entries: those boards keep the
+  // window evaluator.
+  static std::shared_ptr<const ShapeTable> five() {
+    static const auto table = std::make_shared<const ShapeTable>(5);
+    return table;
+  }
+};
+
+// Whether a variant is scored by shapes when asked to be.
+inline bool shapes_fit(const Variant& v) {
+  return v.k == 5 && !v.gravity;
+}
+
+// Cell classes from the four lines through a cell, for one side.
+enum class CellClass : std::uint8_t { plain, double_three, four_three, double_four };
+
+inline CellClass combine(const std::array<LineShape5, 4>& lines) {
+  int open_three = 0, four = 0;
+  for (LineShape5 s : lines) {
+    if (s >= LineShape5::open_four) return CellClass::double_four;  // as good: wins
+    four += s == LineShape5::four;
+    open_three += s == LineShape5::open_three;
+  }
+  if (four >= 2) return CellClass::double_four;
+  if (four == 1 && open_three >= 1) return CellClass::four_three;
+  if (open_three >= 2) return CellClass::double_three;
+  return CellClass::plain;
+}
+
+// The incremental shape score of a board.
+class ShapeState {
+ public:
+  explicit ShapeState(const Variant& v) : table_(ShapeTable::five()), span_(v.span()) {
+    assert(shapes_fit(v));
+    const int h = table_->half;
+    static constexpr int kSteps[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
+    neighbours_.assign(std::size_t(span_) * 4 * 2 * h, -1);
+    base_.assign(std::size_t(span_) * 4, 0);
+    for (int c = 0; c < v.width; ++c)
+      for (int r = 0; r < v.height; ++r) {
+        const int cell = v.cell(c, r);
+        for (int d = 0; d < 4; ++d) {
+          std::uint32_t code = 0;
+          for (int o = -h; o <= h; ++o) {
+            if (o == 0) continue;
+            const int j = ShapeTable::slot(o, h);
+            const int nc = c + o * kSteps[d][0], nr = r + o * kSteps[d][1];
+            if (v.on_board(nc, nr))
+              neighbours_[slot_index(cell, d, j)] = v.cell(nc, nr);
+            else
+              code |= 3u << (2 * j);
+          }
+          base_[std::size_t(cell) * 4 + d] = code;
+        }
+      }
+    stones_.assign(span_, 0);
+    codes_ = base_;
+    value_.assign(std::size_t(span_) * 2, 0);
+  }
+
+  void set_weights(const Weights& w) {
+    line_weight_.fill(0);
+    class_weight_.fill(0);
+    // shapes: two, open_two, three, open_three, four, open_four, five, then
+    // the cell classes double_three, four_three, double_four.
+    for (int i = 0; i < 7 && i < int(w.shapes.size()); ++i)
+      line_weight_[i + 1] = w.shapes[i];
+    for (int i = 0; i < 3 && i + 7 < int(w.shapes.size()); ++i)
+      class_weight_[i + 1] = w.shapes[i + 7];
+  }
+
+  void reset(const Variant& v, std::span<const std::uint16_t> moves) {
+    codes_ = base_;
+    std::fill(stones_.begin(), stones_.end(), 0);
+    std::fill(value_.begin(), value_.end(), 0);
+    score_ = 0;
+    for (int c = 0; c < v.width; ++c)
+      for (int r = 0; r < v.height; ++r)
+        refresh(v.cell(c, r));
+    for (std::size_t i = 0; i < moves.size(); ++i)
+      add(moves[i], static_cast<Side>(i & 1));
+  }
+
+  void add(int cell, Side s) { update(cell, index(s) + 1, +1); }
+  void remove(int cell, Side s) { update(cell, index(s) + 1, -1); }
+
+  Score score_first() const { return std::clamp(score_, -kMaxEval + 1, kMaxEval - 1); }
+  // What a move on an empty cell is worth to `s`: its own shapes there plus
+  // the opponent's it spoils.
+  int gain(int cell, Side s) const {
+    return value_[std::size_t(cell) * 2 + index(s)] + value_[std::size_t(cell) * 2 + 1 - index(s)];
+  }
+  // The line shapes a stone of `s` on `cell` makes, in the four directions.
+  std::array<LineShape5, 4> shapes(int cell, Side s) const {
+    std::array<LineShape5, 4> out{};
+    for (int d = 0; d < 4; ++d)
+      out[d] = table_->by_side[index(s)][codes_[std::size_t(cell) * 4 + d]];
+    return out;
+  }
+
+ private:
+  std::size_t slot_index(int cell, int d, int j) const {
+    return (std::size_t(cell) * 4 + d) * 2 * table_->half + j;
+  }
+  int cell_value(int cell, int side) const {
+    std::array<LineShape5, 4> lines{};
+    int v = 0;
+    for (int d = 0; d < 4; ++d) {
+      lines[d] = table_->by_side[side][codes_[std::size_t(cell) * 4 + d]];
+      v += line_weight_[int(lines[d])];
+    }
+    return v + class_weight_[int(combine(lines))];
+  }
+  // Recompute an empty cell's values (an occupied cell is worth nothing).
+  void refresh(int cell) {
+    int* val = &value_[std::size_t(cell) * 2];
+    score_ -= val[0] - val[1];
+    if (stones_[cell]) {
+      val[0] = val[1] = 0;
+      return;
+    }
+    val[0] = cell_value(cell, 0);
+    val[1] = cell_value(cell, 1);
+    score_ += val[0] - val[1];
+  }
+  void update(int cell, int stone, int delta) {
+    stones_[cell] = delta > 0 ? std::uint8_t(stone) : 0;
+    refresh(cell);
+    const int h = table_->half;
+    for (int d = 0; d < 4; ++d)
+      for (int j = 0; j < 2 * h; ++j) {
+        const int n = neighbours_[slot_index(cell, d, j)];
+        if (n < 0) continue;
+        // `cell` sits at the mirrored offset from n.
+        const int mirrored = 2 * h - 1 - j;
+        auto& code = codes_[std::size_t(n) * 4 + d];
+        code = delta > 0 ? code + (std::uint32_t(stone) << (2 * mirrored))
+                         : code - (std::uint32_t(stone) << (2 * mirrored));
+        if (!stones_[n]) refresh(n);
+      }
+  }
+
+  std::shared_ptr<const ShapeTable> table_;
+  int span_;
+  std::vector<int> neighbours_;      // per cell, direction, slot: the cell there or -1
+  std::vector<std::uint32_t> base_;  // empty-board codes (off-board slots set)
+  std::vector<std::uint32_t> codes_;
+  std::vector<std::uint8_t> stones_;
+  std::vector<int> value_;  // per cell and side
+  std::array<int, kLineShapes> line_weight_{};
+  std::array<int, 4> class_weight_{};
+  int score_ = 0;
+};
+
+}  // namespace inarow::detail

@@ -1,0 +1,143 @@
+// Shape evaluation (engine/src/shapes.h): line shapes, cell classes, the
+// incremental score and the weights' keys.
+#include "shapes.h"
+
+#include <gtest/gtest.h>
+
+#include <string_view>
+#include <vector>
+
+namespace inarow::detail {
+namespace {
+
+// A line of nine cells around the middle ('_', empty) for a stone of X:
+// 'X' own, 'O' the opponent or the edge, '.' empty. Names the shape the
+// stone on '_' makes.
+LineShape5 shape_of(std::string_view text) {
+  EXPECT_EQ(text.size(), 9u);
+  EXPECT_EQ(text[4], '_');
+  std::vector<std::uint8_t> line;
+  for (char c : text)
+    line.push_back(c == 'X' ? 1 : c == 'O' ? 2 : 0);
+  return classify_line(line, 5);
+}
+
+TEST(LineShapes, ThreesOpenAndBlocked) {
+  EXPECT_EQ(shape_of("..XX_...."), LineShape5::open_three);  // .XXX.
+  EXPECT_EQ(shape_of("..OX_X..."), LineShape5::three);       // OXXX.
+  EXPECT_EQ(shape_of("...X_.X.."), LineShape5::open_three);  // .XX.X. broken, open
+  EXPECT_EQ(shape_of("..OX_.X.."), LineShape5::three);       // OXX.X. broken, blocked
+  EXPECT_EQ(shape_of(".O.X_X.O."), LineShape5::three);       // O.XXX.O: no open four follows
+  EXPECT_EQ(shape_of("..XX_.X.."), LineShape5::four);        // XXX.X
+}
+
+TEST(LineShapes, FoursFivesAndTwos) {
+  EXPECT_EQ(shape_of(".XXX_...."), LineShape5::open_four);  // .XXXX.
+  EXPECT_EQ(shape_of("OXXX_...."), LineShape5::four);       // OXXXX.
+  EXPECT_EQ(shape_of("XXXX_...."), LineShape5::five);
+  EXPECT_EQ(shape_of("..XX_XX.."), LineShape5::five);  // six or more wins too
+  EXPECT_EQ(shape_of("...X_...."), LineShape5::open_two);
+  EXPECT_EQ(shape_of("...O_X..."), LineShape5::two);
+  EXPECT_EQ(shape_of("...._...."), LineShape5::none);
+}
+
+TEST(LineShapes, TableAgreesWithTheLineForBothSides) {
+  const auto t = ShapeTable::five();
+  // Slots 0..3: offsets -4..-1, 4..7: +1..+4; first player 1, second 2.
+  std::uint32_t code = (1u << (2 * 2)) | (1u << (2 * 3)) | (1u << (2 * 4));  // .XX_X...
+  EXPECT_EQ(t->by_side[0][code], LineShape5::open_four);
+  EXPECT_EQ(t->by_side[1][code], LineShape5::none);
+  std::uint32_t swapped = (2u << (2 * 2)) | (2u << (2 * 3)) | (2u << (2 * 4)) | (1u << (2 * 1));
+  EXPECT_EQ(t->by_side[1][swapped], LineShape5::four);  // the second player's, blocked by the first
+}
+
+TEST(CellClasses, CombineTheFourLines) {
+  using S = LineShape5;
+  EXPECT_EQ(combine({S::open_three, S::open_three, S::none, S::two}), CellClass::double_three);
+  EXPECT_EQ(combine({S::four, S::open_three, S::none, S::none}), CellClass::four_three);
+  EXPECT_EQ(combine({S::four, S::four, S::none, S::none}), CellClass::double_four);
+  EXPECT_EQ(combine({S::open_four, S::none, S::none, S::none}), CellClass::double_four);
+  EXPECT_EQ(combine({S::open_three, S::three, S::open_two, S::none}), CellClass::plain);
+}
+
+class Shapes : public ::testing::Test {
+ protected:
+  Variant v = Variant::gomoku();
+  ShapeState state{v};
+  void SetUp() override {
+    state.set_weights(Weights::defaults(v));
+    state.reset(v, {});
+  }
+};
+
+TEST_F(Shapes, AFourThreeCell) {
+  // Row 7: O X X X at columns 4..7; column 8: X at rows 8, 9. A stone on
+  // (8, 7) makes a blocked four along the row and an open three up the column.
+  state.add(v.cell(4, 7), Side::second);
+  for (int c : {5, 6, 7})
+    state.add(v.cell(c, 7), Side::first);
+  for (int r : {8, 9})
+    state.add(v.cell(8, r), Side::first);
+  const auto lines = state.shapes(v.cell(8, 7), Side::first);
+  EXPECT_EQ(lines[1], LineShape5::four);        // along the row (column steps)
+  EXPECT_EQ(lines[0], LineShape5::open_three);  // up the column
+  EXPECT_EQ(combine(lines), CellClass::four_three);
+  // Two open twos crossing make a double three.
+  for (int c : {10, 11})
+    state.add(v.cell(c, 2), Side::first);
+  for (int r : {3, 4})
+    state.add(v.cell(12, r), Side::first);
+  EXPECT_EQ(combine(state.shapes(v.cell(12, 2), Side::first)), CellClass::double_three);
+}
+
+TEST_F(Shapes, AnOpenThreeScoresAboveABlockedOne) {
+  ShapeState open{v}, blocked{v};
+  for (ShapeState* s : {&open, &blocked}) {
+    s->set_weights(Weights::defaults(v));
+    s->reset(v, {});
+    for (int c : {6, 7, 8})
+      s->add(v.cell(c, 7), Side::first);
+  }
+  open.add(v.cell(7, 2), Side::second);  // the same lone stone, away from the line
+  blocked.add(v.cell(5, 7), Side::second);
+  EXPECT_GT(open.score_first(), blocked.score_first());
+  // And the open three is worth more than nothing to its owner.
+  EXPECT_GT(open.score_first(), 0);
+}
+
+TEST_F(Shapes, IncrementalMatchesARecount) {
+  const std::vector<std::uint16_t> moves = {
+      std::uint16_t(v.cell(7, 7)), std::uint16_t(v.cell(8, 8)), std::uint16_t(v.cell(6, 7)),
+      std::uint16_t(v.cell(5, 7)), std::uint16_t(v.cell(0, 0)), std::uint16_t(v.cell(14, 14)),
+      std::uint16_t(v.cell(7, 8)), std::uint16_t(v.cell(8, 6))};
+  for (std::size_t i = 0; i < moves.size(); ++i)
+    state.add(moves[i], static_cast<Side>(i & 1));
+  state.remove(moves.back(), Side::second);
+  ShapeState fresh{v};
+  fresh.set_weights(Weights::defaults(v));
+  fresh.reset(v, std::span(moves).first(moves.size() - 1));
+  EXPECT_EQ(state.score_first(), fresh.score_first());
+  for (std::size_t i = moves.size() - 1; i-- > 0;)
+    state.remove(moves[i], static_cast<Side>(i & 1));
+  EXPECT_EQ(state.score_first(), 0);
+}
+
+TEST(ShapeWeights, AreDataInTheWeightsText) {
+  const Variant v = Variant::gomoku();
+  const Weights d = Weights::defaults(v);
+  EXPECT_FALSE(d.shapes_on);  // off until it gains in self-play
+  EXPECT_EQ(d.shapes.size(), 10u);
+  EXPECT_TRUE(Weights::defaults(Variant::connect4()).shapes.empty());
+  EXPECT_TRUE(Weights::defaults(*Variant::parse("mnk:19,19,6")).shapes.empty());
+  const auto w = Weights::parse(v, "eval = shapes\nshape_open_four = 55\ndouble_three = 7\n");
+  ASSERT_TRUE(w) << w.error().describe();
+  EXPECT_TRUE(w->shapes_on);
+  EXPECT_EQ(w->shapes[5], 55);
+  EXPECT_EQ(w->shapes[7], 7);
+  EXPECT_EQ(*Weights::parse(v, w->to_text()), *w);
+  EXPECT_FALSE(Weights::parse(Variant::connect4(), "eval = shapes\n"));
+  EXPECT_FALSE(Weights::parse(v, "eval = magic\n"));
+}
+
+}  // namespace
+}  // namespace inarow::detail
