@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "inarow/common/json.h"
 #include "inarow/engine/variant.h"
 
 namespace inarow::server {
@@ -30,15 +31,7 @@ std::string game_record_json(MatchRecord record) {
       (void)events[i].ParseFromString(rec->events[i]);
     rec->moves = moves_of(events);
   }
-  auto quote = [](const std::string& s) {
-    std::string out = "\"";
-    for (char c : s) {
-      if (c == '"' || c == '\\') out += '\\';
-      if (static_cast<unsigned char>(c) < 0x20) continue;
-      out += c;
-    }
-    return out + "\"";
-  };
+  using json::quote;
   auto variant = Variant::parse(rec->variant);
   std::string moves;
   std::string notation;

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "inarow/engine/expected.h"
+#include "inarow/common/expected.h"
 #include "session_context.h"
 
 namespace inarow::server {

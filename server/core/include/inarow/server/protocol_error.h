@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "inarow/engine/expected.h"
+#include "inarow/common/expected.h"
 
 namespace inarow::server {
 

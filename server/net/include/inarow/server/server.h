@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "inarow/engine/expected.h"
+#include "inarow/common/expected.h"
 #include "inarow/server/config.h"
 #include "inarow/server/metrics.h"
 

@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "inarow/engine/expected.h"
+#include "inarow/common/expected.h"
 #include "inarow/server/store.h"
 
 namespace inarow::server {

@@ -18,7 +18,7 @@
 #include <variant>
 #include <vector>
 
-#include "inarow/engine/expected.h"
+#include "inarow/common/expected.h"
 #include "inarow/server/rating.h"
 
 namespace inarow::server {
