@@ -128,9 +128,11 @@ class Misbehaving final : public Player {
   explicit Misbehaving(Kind kind) : kind_(kind) {}
   std::string name() const override { return "bad"; }
   PlayerMove move(const Game& game, std::chrono::milliseconds, std::chrono::milliseconds,
-                  Clock::time_point) override {
+                  Clock::time_point deadline) override {
     if (kind_ == throws) throw std::runtime_error("boom");
-    if (kind_ == slow) std::this_thread::sleep_for(std::chrono::milliseconds(120));
+    // Late by construction, past the deadline and any margin the tests set
+    // (sleep_until never wakes early), not by racing a fixed sleep against it.
+    if (kind_ == slow) std::this_thread::sleep_until(deadline + std::chrono::milliseconds(50));
     if (kind_ == illegal)
       return {game.variant().cell(0, game.variant().height - 1) + 100, MoveStatus::ok, ""};
     return {game.legal_moves().front(), MoveStatus::ok, ""};
