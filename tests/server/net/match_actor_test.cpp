@@ -14,6 +14,7 @@
 #include "inarow/server/memory_store.h"
 #include "inarow/server/store_writer.h"
 #include "inarow/testing/fake_connection.h"
+#include "inarow/testing/run_until.h"
 
 namespace inarow::server {
 namespace {
@@ -60,15 +61,8 @@ class MatchActorTest : public ::testing::Test {
     return actor;
   }
 
-  // Run the io_context until `done` holds; false if it does not within `timeout`.
   bool run_until(const std::function<bool()>& done, std::chrono::milliseconds timeout = 5s) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (!done()) {
-      if (std::chrono::steady_clock::now() > deadline) return false;
-      ioc_.restart();
-      ioc_.run_for(5ms);
-    }
-    return true;
+    return inarow::testing::run_until(ioc_, done, timeout);
   }
 
   bool events_reach(const FakeConnection& c, std::size_t n) {

@@ -11,6 +11,7 @@
 
 #include "inarow/server/memory_store.h"
 #include "inarow/testing/fake_connection.h"
+#include "inarow/testing/run_until.h"
 
 namespace inarow::server {
 namespace {
@@ -32,13 +33,7 @@ class RouterTest : public ::testing::Test {
   }
 
   bool run_until(const std::function<bool()>& done, std::chrono::milliseconds timeout = 5s) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (!done()) {
-      if (std::chrono::steady_clock::now() > deadline) return false;
-      ioc_.restart();
-      ioc_.run_for(5ms);
-    }
-    return true;
+    return inarow::testing::run_until(ioc_, done, timeout);
   }
 
   // Send and wait for the answer naming this request.
