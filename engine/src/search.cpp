@@ -201,6 +201,10 @@ class Core {
   // Leaf terms on top of the window score (Weights::threats), per cell:
   // where the side to move makes a four, a straight four; the opponent's.
   std::array<int, 4> threat_weights_{};
+  // The root's forcing analysis (our VCF/VCT, the refutations of theirs).
+  // Off for score_moves' child searches: run once per candidate it cost
+  // seconds a move, and the children's leaves dive for VCFs all the same.
+  bool root_analysis_ = true;
   Board root_moves_;      // when not empty, the root searches only these
   int root_choices_ = 0;  // moves the root had to choose from
 
@@ -477,7 +481,7 @@ SearchResult Core<W>::search(const Game& game, const Limits& limits,
     if (on_iteration) on_iteration({1, result.score, 1, {}, result.pv});
     return result;
   }
-  if (threat_rules_) {
+  if (threat_rules_ && root_analysis_) {
     // A VCF of our own wins outright; against one of the opponent's, only
     // the moves that leave it none are worth searching.
     auto r = vcf(false, kRootVcfPlies, kRootVcfNodes);
@@ -560,6 +564,7 @@ std::vector<MoveScore> Core<W>::score_moves(const Game& game, const Limits& limi
   if (limits.depth > 0) child.depth = std::max(1, limits.depth - 1);
   if (limits.time.count() > 0) child.time = std::max(std::chrono::milliseconds(1), limits.time / n);
   if (limits.nodes > 0) child.nodes = std::max<std::uint64_t>(1, limits.nodes / n);
+  root_analysis_ = false;
   for (int m : bits(moves)) {
     Game next = game;
     (void)next.play(m);
@@ -572,6 +577,7 @@ std::vector<MoveScore> Core<W>::score_moves(const Game& game, const Limits& limi
     }
     out.push_back({m, score});
   }
+  root_analysis_ = true;
   std::stable_sort(out.begin(), out.end(),
                    [](const MoveScore& a, const MoveScore& b) { return a.score > b.score; });
   return out;
