@@ -659,9 +659,17 @@ $('#join-form').addEventListener('submit', (e) => {
 
 $('#refresh').addEventListener('click', refreshMatches);
 
+// Any two levels may play each other; the choices are the player's bot levels.
+for (const [id, level] of [['#bot-first', 'easy'], ['#bot-second', 'medium']]) {
+  $(id).replaceChildren(...[...$('#level').options].map((o) => new Option(o.text, o.value, false, o.value === level)));
+}
+
 $('#bot-match').addEventListener('click', async () => {
   const answer = await run(() => conn.request({
-    startBotMatch: { variant: variantChoice(), firstLevel: 'easy', secondLevel: 'medium', timeControl: timeControl() },
+    startBotMatch: {
+      variant: variantChoice(), firstLevel: $('#bot-first').value, secondLevel: $('#bot-second').value,
+      timeControl: timeControl(),
+    },
   }));
   if (!answer) return;
   const id = answer.ack.matchId;

@@ -471,13 +471,17 @@ test('a spectator follows a game from the live list to its end', async () => {
   assert.equal(await fan.locator('#resign').isVisible(), false);
   await waitFor(fan, (n) => Number(document.querySelector('#game-view').dataset.ply) >= n, await ply(player));
 
-  // Two bots started from the lobby are watched at once.
+  // Two bots of the levels chosen, started from the lobby, are watched at once.
   await fan.locator('#leave').click();
   await fan.locator('#variant').selectOption('tictactoe');
+  await fan.locator('#bot-first').selectOption('beginner');
+  await fan.locator('#bot-second').selectOption('expert');
   await fan.locator('#bot-match').click();
   await waitFor(fan, () => document.querySelector('#game-view').dataset.role === 'spectator'
     && document.querySelector('#game-view').dataset.turn === 'over');
   assert.match(await fan.locator('#game-status').innerText(), /won|Draw/);
+  assert.deepEqual(await fan.$$eval('#game-view .player .name', (n) => n.map((x) => x.textContent)),
+    ['beginner bot', 'expert bot']);
   await fan.locator('#leave').click();
   await fan.locator(`#matches a[data-match-id="${matchId}"]`).click();
   await waitFor(fan, (id) => document.querySelector('#game-view').dataset.matchId === id, matchId);
