@@ -4,6 +4,7 @@
 import { Connection } from './connection.js';
 import { parseVariant, renderBoard, boardStyle, columnName } from './board.js';
 import { matchFromState, applyEvent, clockLeft, timed } from './match.js';
+import * as sound from './sound.js';
 
 const $ = (sel) => document.querySelector(sel);
 const store = {
@@ -31,6 +32,8 @@ let seeking = false;
 let everConnected = false;
 let online = false;     // greeted on the current socket: requests may go
 let lostTrack = '';     // why the watched game on screen no longer follows the server
+let selected = null;    // touch screens: the cell tapped once, waiting for a confirming tap
+let lowTimeWarned = ''; // the match whose low-time warning has sounded
 
 // Reconnecting backs off from half a second to five, one timer at a time.
 const RECONNECT_BASE_MS = 500;
@@ -193,6 +196,11 @@ function onEvent(event) {
         seeking = false;
         setStatus('');
         showGame(matchFromState({ ...state, lastSeq: String(seq) }), false);
+        sound.play('start');
+        const side = mySide();
+        const opponent = side === 'SIDE_FIRST' ? game.second : game.first;
+        announce(`Game started: you play ${spokenPiece(game.variant, side)} against ${opponent.name || 'your opponent'}`
+          + (side === game.toMove ? '; your move.' : '.'));
       }
     }
     return;
@@ -205,6 +213,19 @@ function onEvent(event) {
   const told = applyEvent(game, event);
   animateLast = Boolean(told.moved);
   if (told.declined) flash(`${sideName(told.by)} declined the ${told.declined}`);
+  if (told.moved) {
+    selected = null;
+    sound.play('move');
+    // Our own moves are heard as the click that made them; the others' are told.
+    if (watching || told.side !== mySide()) {
+      announce(`${sideName(told.side)} (${spokenPiece(game.variant, told.side)}) played ${told.move}`
+        + (myTurn() ? '. Your move.' : '.'));
+    }
+  }
+  if (told.ended) {
+    sound.play('end');
+    announce(resultText());
+  }
   if (game.result) forgetSeq(id);
   else if (!watching) rememberSeq(id, seq);
   draw();
@@ -240,6 +261,14 @@ function tickClocks() {
       node.textContent = formatClock(left);
       node.classList.toggle('low', left < 10000);
       node.classList.toggle('running', game.clocks.running === side && !game.result);
+    }
+    // One warning a game when our own clock runs low.
+    const side = mySide();
+    if (side && !game.result && game.clocks.running === side && clockLeft(game, side) < 10000
+        && lowTimeWarned !== game.matchId) {
+      lowTimeWarned = game.matchId;
+      sound.play('low');
+      announce('Ten seconds left.');
     }
   }
   requestAnimationFrame(tickClocks);
@@ -279,6 +308,7 @@ function showGame(state, asSpectator) {
   watching = asSpectator;
   if (!asSpectator) store.current = state.matchId;
   cursor = null;
+  selected = null;
   animateLast = false;
   $('#private-link').hidden = true;
   show('game-view');
@@ -311,6 +341,12 @@ function pieceName(variant, side) {
   if (style === 'marks') return first ? '×' : '○';
   if (style === 'discs') return first ? 'red' : 'yellow';
   return first ? 'black' : 'white';
+}
+
+// The piece in words, for a screen reader: "cross", not "×".
+function spokenPiece(variant, side) {
+  const piece = pieceName(variant, side);
+  return piece === '×' ? 'cross' : piece === '○' ? 'nought' : piece;
 }
 
 function myTurn() {
@@ -362,16 +398,22 @@ function draw() {
   view.classList.toggle('offline', !online);
   $('#board').classList.toggle('playable', canPlay());
   $('#board').setAttribute('aria-disabled', String(!online));
+  if (!canPlay()) selected = null;
   renderBoard($('#board'), {
     variant: game.variant,
+    title: variantTitle(game.variant),
     moves: game.moves,
     winningLine: game.winningLine,
     playable: canPlay(),
     mySide: side === 'SIDE_SECOND' ? 2 : 1,
+    pieceNames: [spokenPiece(game.variant, 'SIDE_FIRST'), spokenPiece(game.variant, 'SIDE_SECOND')],
     cursor: canPlay() ? cursor : null,
+    selected: selected?.cell,
     animateLast,
-    onPlay: play,
+    onPlay: tapOrPlay,
   });
+  $('#confirm-move').hidden = !selected;
+  if (selected) $('#confirm-play').textContent = `Play ${selected.move}`;
   animateLast = false;
 
   const status = $('#game-status');
@@ -408,15 +450,27 @@ function draw() {
   result.hidden = !game.result;
   if (game.result) result.replaceChildren(...ratingLines());
 
+  // The moves in pairs, as players write them: "1. h8 i9  2. …".
   const list = $('#moves');
-  list.replaceChildren(...game.moves.map((m, i) => {
+  const pairs = [];
+  for (let i = 0; i < game.moves.length; i += 2) {
     const li = document.createElement('li');
     const n = document.createElement('span');
-    n.className = 'ply';
-    n.textContent = `${i + 1}.`;
-    li.append(n, m);
-    return li;
-  }));
+    n.className = 'num';
+    n.textContent = `${i / 2 + 1}.`;
+    li.append(n);
+    for (const ply of [i, i + 1]) {
+      if (ply >= game.moves.length) break;
+      const m = document.createElement('span');
+      m.className = 'move';
+      m.dataset.ply = ply + 1;
+      m.textContent = game.moves[ply];
+      if (ply === game.moves.length - 1) m.classList.add('last');
+      li.append(m);
+    }
+    pairs.push(li);
+  }
+  list.replaceChildren(...pairs);
   list.scrollTop = list.scrollHeight;
   $('#variant-name').textContent = variantTitle(game.variant) + (game.rated ? ' · rated' : '');
 }
@@ -483,8 +537,39 @@ function ratingLines() {
 
 async function play(move) {
   if (!game || !online) return;
+  selected = null;
   await run(() => conn.request({ move: { matchId: game.matchId, move } }));
 }
+
+// A finger is too blunt for a board whose cells are smaller than a touch
+// target (gomoku's are 23 px on a phone): on a touch screen the first tap
+// places a preview and a second tap, on the cell or on "Play h8", plays it.
+const TOUCH_TARGET_PX = 44;
+const coarsePointer = window.matchMedia('(pointer: coarse)');
+
+function cellPixels() {
+  const svg = $('#board svg');
+  const v = game && parseVariant(game.variant);
+  if (!svg || !v) return Infinity;
+  const [, , w] = svg.getAttribute('viewBox').split(' ').map(Number);
+  return (svg.getBoundingClientRect().width * 40) / w;
+}
+
+// Under gravity the target is a whole column, tall enough for a finger.
+function tapOrPlay(move, cell) {
+  const small = !parseVariant(game.variant)?.gravity && cellPixels() < TOUCH_TARGET_PX;
+  if (!coarsePointer.matches || !small || selected?.cell === cell) {
+    return play(move);
+  }
+  selected = { move, cell };
+  draw();
+}
+
+$('#confirm-play').addEventListener('click', () => { if (selected) play(selected.move); });
+$('#confirm-cancel').addEventListener('click', () => {
+  selected = null;
+  draw();
+});
 
 function timeControl() {
   const [initial, increment] = $('#time').value.split('+').map(Number);
@@ -574,9 +659,17 @@ $('#join-form').addEventListener('submit', (e) => {
 
 $('#refresh').addEventListener('click', refreshMatches);
 
+// Any two levels may play each other; the choices are the player's bot levels.
+for (const [id, level] of [['#bot-first', 'easy'], ['#bot-second', 'medium']]) {
+  $(id).replaceChildren(...[...$('#level').options].map((o) => new Option(o.text, o.value, false, o.value === level)));
+}
+
 $('#bot-match').addEventListener('click', async () => {
   const answer = await run(() => conn.request({
-    startBotMatch: { variant: variantChoice(), firstLevel: 'easy', secondLevel: 'medium', timeControl: timeControl() },
+    startBotMatch: {
+      variant: variantChoice(), firstLevel: $('#bot-first').value, secondLevel: $('#bot-second').value,
+      timeControl: timeControl(),
+    },
   }));
   if (!answer) return;
   const id = answer.ack.matchId;
@@ -706,6 +799,30 @@ $('#board').addEventListener('focus', () => {
 
 // ---------------------------------------------------------------- messages
 
+// What a screen reader says without the player looking: the opponent's move,
+// the start and the end. The region is visually hidden.
+function announce(text) {
+  const node = $('#announce');
+  // The same words twice in a row are still said: clear, then set.
+  node.textContent = '';
+  requestAnimationFrame(() => { node.textContent = text; });
+}
+
+function showMuted() {
+  const isMuted = sound.muted();
+  $('#mute').setAttribute('aria-pressed', String(isMuted));
+  // The name stays "Mute sounds" (aria-pressed says whether); the text shows the state.
+  $('#mute').textContent = isMuted ? 'Muted' : 'Sound';
+  $('#mute').title = isMuted ? 'Sounds are off: click to turn them on' : 'Click to mute the sounds';
+}
+$('#mute').addEventListener('click', () => {
+  sound.setMuted(!sound.muted());
+  showMuted();
+});
+showMuted();
+// Audio may start only after the player has touched the page.
+for (const kind of ['pointerdown', 'keydown']) document.addEventListener(kind, sound.unlock, { capture: true });
+
 function setStatus(text, kind = '') {
   const node = $('#status');
   node.textContent = text;
@@ -722,6 +839,6 @@ function flash(text) {
 }
 
 // For the console and the tests: the live connection.
-window.inarow = { conn };
+window.inarow = { conn, sounds: sound.played };
 
 connect();

@@ -71,8 +71,10 @@ function el(name, attrs = {}, parent = null) {
   return node;
 }
 
-// Renders into `host`. view: {variant, moves, winningLine, playable, cursor,
-// animateLast, onPlay(move)}; cursor is {col, row} for the keyboard.
+// Renders into `host`. view: {variant, title, moves, winningLine, playable,
+// cursor, selected, pieceNames, animateLast, onPlay(move, cell)}; cursor is
+// {col, row} for the keyboard, selected the name of a cell tapped once on a
+// touch screen (shown as a preview until it is confirmed).
 export function renderBoard(host, view) {
   const v = parseVariant(view.variant);
   host.replaceChildren();
@@ -86,12 +88,18 @@ export function renderBoard(host, view) {
   const margin = 28;  // room for the coordinates
   const W = v.width * unit;
   const H = v.height * unit;
+  // The drawing is not what a screen reader reads: the host is an ARIA grid
+  // of rows (top row first) and labelled cells, built below.
   const svg = el('svg', {
     viewBox: `0 0 ${W + 2 * margin} ${H + 2 * margin}`,
     class: `board board-${style} me-${view.mySide === 2 ? 'second' : 'first'}`,
-    role: 'img',
-    'aria-label': `${v.name} board, ${view.moves.length} moves`,
+    role: 'none',
   });
+  host.setAttribute('role', 'grid');
+  host.setAttribute('aria-rowcount', String(v.height));
+  host.setAttribute('aria-colcount', String(v.width));
+  host.setAttribute('aria-label', `${view.title || v.name} board, ${view.moves.length} moves`
+    + (view.playable ? ': arrow keys move, Enter plays' : ''));
   host.appendChild(svg);
   const g = el('g', { transform: `translate(${margin} ${margin})` }, svg);
   // Screen position of a cell's centre; row 0 is the bottom.
@@ -124,19 +132,30 @@ export function renderBoard(host, view) {
   }
 
 
-  // Cells, bottom row first; each knows its own name for the mouse and tests.
-  for (let row = 0; row < v.height; row++) {
+  // Cells, top row first as they are read; each knows its own name for the
+  // mouse and tests, and says what is on it for a screen reader.
+  const pieces = view.pieceNames || ['first player', 'second player'];
+  for (let row = v.height - 1; row >= 0; row--) {
+    const rowGroup = el('g', { role: 'row', 'aria-rowindex': String(v.height - row) }, g);
     for (let col = 0; col < v.width; col++) {
       const side = grid[row][col];
       const name = cellName(col, row);
       const move = v.gravity ? columnName(v, col) : name;
-      const cell = el('g', { class: 'cell', 'data-cell': name, 'data-col': columnName(v, col) }, g);
+      const cell = el('g', {
+        class: 'cell', 'data-cell': name, 'data-col': columnName(v, col),
+        id: `cell-${name}`, role: 'gridcell', 'aria-colindex': String(col + 1),
+      }, rowGroup);
       if (side) cell.setAttribute('data-stone', side === 1 ? 'first' : 'second');
       const columnFull = v.gravity && grid[v.height - 1][col] !== 0;
       const canPlay = view.playable && (v.gravity ? !columnFull : !side);
+      const isLastMove = side && last && last.col === col && last.row === row;
+      cell.setAttribute('aria-label', `${v.gravity ? `column ${columnName(v, col)}, ` : ''}${name}, `
+        + `${side ? pieces[side - 1] : 'empty'}${isLastMove ? ', last move' : ''}`
+        + `${winning.has(name) ? ', winning line' : ''}`);
+      if (view.selected === name) cell.classList.add('selected');
       if (canPlay) {
         cell.classList.add('playable');
-        cell.addEventListener('click', () => view.onPlay(move));
+        cell.addEventListener('click', () => view.onPlay(move, name));
         if (v.gravity) {
           // Hovering anywhere in a column lights it and shows where the disc would land.
           const lit = (on) => () => g.querySelectorAll(`.cell[data-col="${columnName(v, col)}"]`)
@@ -159,9 +178,8 @@ export function renderBoard(host, view) {
       }
       if (style === 'discs') el('circle', { cx: cx(col), cy: cy(row), r: unit * 0.38, class: 'hole' }, cell);
       if (side) {
-        const isLast = last && last.col === col && last.row === row;
         const stone = drawStone(cell, style, side, cx(col), cy(row), unit);
-        if (isLast) {
+        if (isLastMove) {
           cell.classList.add('last');
           if (view.animateLast && style === 'discs') {
             stone.classList.add('drop');
@@ -169,10 +187,23 @@ export function renderBoard(host, view) {
           }
           el('circle', { cx: cx(col), cy: cy(row), r: unit * 0.1, class: `last-mark on-${side}` }, cell);
         }
-      } else if (canPlay && style !== 'discs') {  // a preview under the mouse
+      } else if (canPlay && style !== 'discs') {  // a preview under the mouse, or the tapped cell
         drawStone(cell, style, view.mySide || 1, cx(col), cy(row), unit).classList.add('ghost');
       }
     }
+  }
+
+  // The keyboard's cell for a screen reader: where the cursor is, or under
+  // gravity where a disc dropped in the cursor's column would land.
+  if (view.cursor) {
+    let row = view.cursor.row;
+    if (v.gravity) {
+      row = 0;
+      while (row < v.height - 1 && grid[row][view.cursor.col]) row++;
+    }
+    host.setAttribute('aria-activedescendant', `cell-${cellName(view.cursor.col, row)}`);
+  } else {
+    host.removeAttribute('aria-activedescendant');
   }
 
   // The lines of a paper grid go over the cells, so a marked cell does not hide them.

@@ -49,7 +49,8 @@ export function timed(match) {
 }
 
 // Applies one event (already known to be this match's and new). Returns what
-// the player may want told: {declined: 'draw' | 'takeback', by} or {moved: true}.
+// the player may want told: {declined: 'draw' | 'takeback', by},
+// {moved: true, side, move} or {ended: true}.
 export function applyEvent(match, event) {
   match.lastSeq = Number(event.seq);
   if (event.clocks) match.clocks = readClocks(event.clocks);
@@ -57,7 +58,7 @@ export function applyEvent(match, event) {
     match.moves.push(event.moveMade.move);
     match.toMove = event.moveMade.side === 'SIDE_FIRST' ? 'SIDE_SECOND' : 'SIDE_FIRST';
     match.drawOfferedBy = null;  // an offer stands until the other side moves
-    return { moved: true };
+    return { moved: true, side: event.moveMade.side, move: event.moveMade.move };
   }
   if (event.drawOffered) {
     match.drawOfferedBy = event.drawOffered.by;
@@ -81,6 +82,7 @@ export function applyEvent(match, event) {
     match.winningLine = event.ended.winningLine || [];
     match.ratings = event.ended.ratings || [];
     match.drawOfferedBy = match.takebackRequestedBy = null;
+    return { ended: true };
   }
   return {};
 }

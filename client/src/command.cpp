@@ -179,6 +179,15 @@ expected<Command, std::string> parse_command(std::string_view line) {
   if (verb == "undo" || verb == "takeback") return no_args(K::undo);
   if (verb == "decline" || verb == "no") return no_args(K::decline);
   if (verb == "board" || verb == "show") return no_args(K::board);
+  if (verb == "moves" || verb == "history") return no_args(K::moves);
+  if (verb == "sound" || verb == "bell") {
+    c.kind = K::sound;
+    const std::string what = words.size() == 2 ? lower(words[1]) : "";
+    if (words.size() != 2 || (what != "on" && what != "off"))
+      return unexpected(std::string("sound on, or sound off"));
+    c.on = what == "on";
+    return c;
+  }
   if (verb == "quit" || verb == "exit" || verb == "bye") return no_args(K::quit);
   if (verb == "wait") {
     c.kind = K::wait;
@@ -204,10 +213,11 @@ expected<Command, std::string> parse_command(std::string_view line) {
 
 const std::vector<std::string_view>& completion_words() {
   static const std::vector<std::string_view> words = {
-      "bot",      "seek",   "cancel", "create",   "join",  "list",   "watch", "leave",  "botmatch",
-      "resign",   "draw",   "undo",   "decline",  "board", "wait",   "help",  "quit",   "tictactoe",
-      "connect4", "gomoku", "mnk:",   "beginner", "easy",  "medium", "hard",  "expert", "master",
-      "first",    "second", "rated",  "time",     "turn",  "start",  "end",   "offer"};
+      "bot",      "seek",     "cancel", "create", "join",    "list",      "watch",    "leave",
+      "botmatch", "resign",   "draw",   "undo",   "decline", "board",     "moves",    "sound",
+      "wait",     "help",     "quit",   "on",     "off",     "tictactoe", "connect4", "gomoku",
+      "mnk:",     "beginner", "easy",   "medium", "hard",    "expert",    "master",   "first",
+      "second",   "rated",    "time",   "turn",   "start",   "end",       "offer"};
   return words;
 }
 
@@ -221,7 +231,8 @@ std::string help_text(bool in_match) {
          "  draw            offer a draw, or accept the one offered\n"
          "  undo            ask to take back your move, or accept the request\n"
          "  decline         decline a draw offer or a takeback request\n"
-         "  board           draw the board again\n";
+         "  board           draw the board again\n"
+         "  moves           the moves so far, in pairs\n";
   }
   s += "Play:\n"
        "  bot VARIANT [LEVEL] [first|second] [time 5+3]    against a server bot\n"
@@ -231,6 +242,7 @@ std::string help_text(bool in_match) {
        "  list, watch N, leave                             live matches\n"
        "  botmatch VARIANT LEVEL LEVEL [time 1+0]          watch two bots\n"
        "  wait [turn|start|end|offer]                      scripts: pace the input\n"
+       "  sound on|off                                     the bell on a start, a move, the end\n"
        "  help, quit\n"
        "Variants: tictactoe connect4 gomoku mnk:M,N,K[,gravity]\n"
        "Levels: beginner easy medium hard expert master. 5+3: 5 min + 3 s a move.\n";

@@ -54,6 +54,10 @@ void Controller::print(const std::string& text) const {
   hooks_.print(text);
 }
 
+std::string Controller::bell() const {
+  return options_.pretty && profile_.sound ? "\a" : "";
+}
+
 void Controller::say(const std::string& line_form, const std::string& pretty_form) const {
   print((options_.pretty ? pretty_form : line_form) + "\n");
 }
@@ -372,6 +376,7 @@ void Controller::on_event(const v1::MatchEvent& e, SteadyTime now) {
               rated_name(v, v1::SIDE_SECOND) +
               (v.seated() ? std::string(". You play ") + stone(v.your_side()) + "." : "."));
       if (options_.pretty) show_board(v, now);
+      if (v.seated() && !bell().empty()) print(bell());
       show_turn(v);
       break;
     }
@@ -382,7 +387,8 @@ void Controller::on_event(const v1::MatchEvent& e, SteadyTime now) {
           "");
       if (options_.pretty) {
         show_board(v, now);
-        print(by(mm.side()) + " played " + paint(mm.move(), sgr::bold, st) + ".\n");
+        print((v.seated() && mm.side() != v.your_side() ? bell() : "") + by(mm.side()) +
+              " played " + paint(mm.move(), sgr::bold, st) + ".\n");
       }
       show_turn(v);
       break;
@@ -448,6 +454,7 @@ void Controller::on_event(const v1::MatchEvent& e, SteadyTime now) {
                                                           : "aborted";
       }
       if (options_.pretty) show_board(v, now);
+      if (v.seated() && !bell().empty()) print(bell());
       say("ended" + id + " result=" + std::string(result_word(en.result())) +
               " reason=" + std::string(reason_word(en.reason())) + " you=" + you +
               " line=" + join(en.winning_line(), ","),
@@ -737,6 +744,24 @@ void Controller::execute(const Command& c) {
       }
       show_board(*v, std::chrono::steady_clock::now());
       if (!options_.pretty) show_turn(*v);
+      return;
+    case K::moves: {
+      if (!v) {
+        client_error("NO_MATCH", "no match to show");
+        return;
+      }
+      const auto& moves = v->state().moves();
+      say("moves match=" + v->id() + " ply=" + std::to_string(moves.size()) +
+              " pairs=" + quote(move_pairs(moves)),
+          moves.empty() ? std::string("No moves yet.") : move_pairs(moves));
+      return;
+    }
+    case K::sound:
+      profile_.sound = c.on;
+      if (hooks_.save_profile) hooks_.save_profile(profile_);
+      say(std::string("sound on=") + (c.on ? "yes" : "no"),
+          c.on ? "Sounds on: the bell rings on a start, the opponent's move and the end."
+               : "Sounds off.");
       return;
     case K::wait:
       wait_ = c.wait_for;

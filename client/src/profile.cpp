@@ -31,6 +31,7 @@ Profile load_profile(const fs::path& dir) {
     const std::string value = line.substr(eq + 1);
     if (key == "name") p.name = value;
     if (key == "token") p.token = value;
+    if (key == "sound") p.sound = value != "off";
   }
   return p;
 }
@@ -45,7 +46,8 @@ bool save_profile(const fs::path& dir, const Profile& profile) {
     if (!out) return false;
     out << "# inarow client profile: the token is the secret that resumes this player\n"
         << "name=" << profile.name << "\n"
-        << "token=" << profile.token << "\n";
+        << "token=" << profile.token << "\n"
+        << "sound=" << (profile.sound ? "on" : "off") << "\n";
     if (!out.flush()) return false;
   }
   ::chmod(tmp.c_str(), S_IRUSR | S_IWUSR);

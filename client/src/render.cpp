@@ -61,6 +61,15 @@ std::string render_board(const MatchView& view, const Style& style) {
   return out;
 }
 
+std::string move_pairs(const google::protobuf::RepeatedPtrField<std::string>& moves) {
+  std::string out;
+  for (int i = 0; i < moves.size(); ++i) {
+    if (i % 2 == 0) out += (i ? "  " : "") + std::to_string(i / 2 + 1) + ".";
+    out += " " + moves[i];
+  }
+  return out;
+}
+
 std::string format_clock(std::int64_t ms) {
   if (ms < 0) ms = 0;
   char buf[32];

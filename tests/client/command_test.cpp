@@ -64,6 +64,16 @@ TEST(CommandTest, PrivateGamesWatchAndMatchCommands) {
   EXPECT_EQ(b->level2, "hard");
 }
 
+TEST(CommandTest, MovesAndSound) {
+  EXPECT_EQ(parse_command("moves")->kind, K::moves);
+  EXPECT_FALSE(parse_command("moves all"));
+  EXPECT_EQ(parse_command("sound off")->kind, K::sound);
+  EXPECT_FALSE(parse_command("sound off")->on);
+  EXPECT_TRUE(parse_command("SOUND On")->on);
+  EXPECT_EQ(parse_command("sound").error(), "sound on, or sound off");
+  EXPECT_FALSE(parse_command("sound loud"));
+}
+
 TEST(CommandTest, AnythingElseOfOneWordIsAMove) {
   auto c = parse_command("  B2 ");
   ASSERT_TRUE(c);

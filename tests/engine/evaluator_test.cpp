@@ -70,7 +70,8 @@ TEST(Evaluator, CentreIsWorthMostOnAnEmptyTicTacToeBoard) {
 
 TEST(Evaluator, WeightsChangeTheScore) {
   const Variant v = Variant::tictactoe();
-  Weights heavy{{0, 10, 2}};
+  Weights heavy;
+  heavy.by_count = {0, 10, 2};
   EXPECT_EQ(static_score(v, "-", heavy), 40);  // centre: four one-stone windows at 10
 }
 

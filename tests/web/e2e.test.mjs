@@ -273,6 +273,102 @@ test('gomoku and a custom m,n,k board against bots, to the end', async () => {
   await page.context().close();
 });
 
+test('moves in pairs, a board a screen reader can read, the opponent announced, sounds and mute', async () => {
+  const page = await newPlayer('abe');
+  await startBotGame(page, { variant: 'tictactoe', level: 'medium' });
+  assert.equal(await myTurnOrOver(page), 'me');
+  // The board is a grid of three rows, top row first, each of three labelled cells.
+  const board = page.locator('#board');
+  assert.equal(await board.getAttribute('role'), 'grid');
+  assert.equal(await page.locator('#board [role="row"]').count(), 3);
+  assert.deepEqual(await page.$$eval('#board [role="row"][aria-rowindex="1"] [role="gridcell"]', (cells) =>
+    cells.map((c) => c.getAttribute('aria-label'))), ['a3, empty', 'b3, empty', 'c3, empty']);
+  // The keyboard's cursor is the grid's active cell: the centre, then one left.
+  await board.focus();
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await board.getAttribute('aria-activedescendant'), 'cell-a2');
+  await page.keyboard.press('Enter');
+  await waitFor(page, () => Number(document.querySelector('#game-view').dataset.ply) >= 2);
+  // The bot's reply is announced, with whose move it is now.
+  await waitFor(page, () => /\) played [a-c][1-3]\. Your move\.$/.test(document.querySelector('#announce').textContent));
+  const [reply] = await page.$$eval('#moves .move[data-ply="2"]', (n) => n.map((m) => m.textContent));
+  assert.match(await page.locator('#announce').innerText(), new RegExp(`\\(nought\\) played ${reply}\\. Your move\\.$`));
+  assert.equal(await page.locator('#cell-a2').getAttribute('aria-label'), 'a2, cross');
+  assert.equal(await page.locator(`#cell-${reply}`).getAttribute('aria-label'), `${reply}, nought, last move`);
+  // One line a full move: "1. a2 <reply>".
+  assert.equal(await page.locator('#moves li').count(), 1);
+  assert.deepEqual(await page.$$eval('#moves li', (n) => n.map((li) => li.innerText.split(/\s+/).join(' '))),
+    [`1. a2 ${reply}`]);
+  // Sounds: the start and both moves.
+  assert.deepEqual(await page.evaluate(() => window.inarow.sounds), ['start', 'move', 'move']);
+  // Muted, and still muted after a reload: the next moves are silent.
+  assert.equal(await page.locator('#mute').getAttribute('aria-pressed'), 'false');
+  await page.locator('#mute').click();
+  assert.equal(await page.locator('#mute').getAttribute('aria-pressed'), 'true');
+  await page.reload();
+  await waitFor(page, () => document.querySelector('#game-view').dataset.turn === 'me');
+  assert.equal(await page.locator('#mute').getAttribute('aria-pressed'), 'true');
+  await playSomewhere(page);
+  await waitFor(page, () => ['me', 'over'].includes(document.querySelector('#game-view').dataset.turn));
+  assert.deepEqual(await page.evaluate(() => window.inarow.sounds), [], 'a muted page made sounds');
+  // Sound back on: the rest of the game is heard, its end too.
+  await page.locator('#mute').click();
+  await playToTheEnd(page);
+  const heard = await page.evaluate(() => window.inarow.sounds);
+  assert.equal(heard.at(-1), 'end');
+  assert.ok(heard.includes('move'), heard.join());
+  assert.equal(await page.locator('#announce').innerText(), await page.locator('#game-status').innerText());
+  // The full moves are numbered 1, 2, 3... with at most two moves each.
+  const lines = await page.$$eval('#moves li', (n) => n.map((li) => li.innerText.split(/\s+/)));
+  lines.forEach((words, i) => {
+    assert.equal(words[0], `${i + 1}.`);
+    assert.ok(words.length === 3 || (words.length === 2 && i === lines.length - 1), words.join(' '));
+  });
+  assert.equal(lines.flat().length - lines.length, await ply(page));
+  assertNoErrors(page);
+  await page.context().close();
+});
+
+test('a phone: a gomoku stone is placed by a tap and played by a second; touch targets of 44 px', async () => {
+  const page = await newPlayer('pia', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  await startBotGame(page, { variant: 'gomoku', level: 'beginner' });
+  assert.equal(await myTurnOrOver(page), 'me');
+  // A tap on h8 previews it and offers "Play h8"; nothing is sent yet.
+  await page.locator('#board [data-cell="h8"]').tap();
+  await page.locator('#confirm-play', { hasText: 'Play h8' }).waitFor();
+  assert.equal(await ply(page), 0);
+  assert.equal(await page.locator('#board .cell.selected').getAttribute('data-cell'), 'h8');
+  assert.equal(await page.$eval('#board .cell.selected .ghost', (g) => getComputedStyle(g).opacity), '0.6');
+  // A tap elsewhere moves the preview; Cancel drops it.
+  await page.locator('#board [data-cell="g7"]').tap();
+  await page.locator('#confirm-play', { hasText: 'Play g7' }).waitFor();
+  await page.locator('#confirm-cancel').tap();
+  assert.equal(await page.locator('#confirm-move').isVisible(), false);
+  assert.equal(await page.locator('#board .cell.selected').count(), 0);
+  // Tapping the button plays it.
+  await page.locator('#board [data-cell="h8"]').tap();
+  await page.locator('#confirm-play').tap();
+  await waitFor(page, () => Number(document.querySelector('#game-view').dataset.ply) >= 2);
+  assert.equal(await page.locator('#board [data-cell="h8"]').getAttribute('data-stone'), 'first');
+  assert.equal(await page.locator('#confirm-move').isVisible(), false);
+  // So does a second tap on the same cell.
+  const free = await page.$$eval('#board .cell.playable', (n) => n.map((c) => c.dataset.cell));
+  const next = ['i9', 'g7', 'i7', 'g9', 'j10'].find((c) => free.includes(c));
+  await page.locator(`#board [data-cell="${next}"]`).tap();
+  assert.equal(await ply(page), 2);
+  await page.locator(`#board [data-cell="${next}"]`).tap();
+  await waitFor(page, (c) => document.querySelector(`#board [data-cell="${c}"]`).dataset.stone === 'first', next);
+  // Every control a finger can reach here is at least 44 px high.
+  const small = await page.$$eval('button, select, input', (nodes) => nodes
+    .filter((n) => n.offsetParent !== null)
+    .map((n) => [n.id || n.textContent, n.getBoundingClientRect().height])
+    .filter(([, h]) => h < 44));
+  assert.deepEqual(small, []);
+  await screenshot(page, 'gomoku-phone-confirm');
+  assertNoErrors(page);
+  await page.context().close();
+});
+
 test('two people play through a private-game link, with a draw offer and a takeback', async () => {
   const ann = await newPlayer('ann');
   await ann.locator('#variant').selectOption('tictactoe');
@@ -375,13 +471,17 @@ test('a spectator follows a game from the live list to its end', async () => {
   assert.equal(await fan.locator('#resign').isVisible(), false);
   await waitFor(fan, (n) => Number(document.querySelector('#game-view').dataset.ply) >= n, await ply(player));
 
-  // Two bots started from the lobby are watched at once.
+  // Two bots of the levels chosen, started from the lobby, are watched at once.
   await fan.locator('#leave').click();
   await fan.locator('#variant').selectOption('tictactoe');
+  await fan.locator('#bot-first').selectOption('beginner');
+  await fan.locator('#bot-second').selectOption('expert');
   await fan.locator('#bot-match').click();
   await waitFor(fan, () => document.querySelector('#game-view').dataset.role === 'spectator'
     && document.querySelector('#game-view').dataset.turn === 'over');
   assert.match(await fan.locator('#game-status').innerText(), /won|Draw/);
+  assert.deepEqual(await fan.$$eval('#game-view .player .name', (n) => n.map((x) => x.textContent)),
+    ['beginner bot', 'expert bot']);
   await fan.locator('#leave').click();
   await fan.locator(`#matches a[data-match-id="${matchId}"]`).click();
   await waitFor(fan, (id) => document.querySelector('#game-view').dataset.matchId === id, matchId);

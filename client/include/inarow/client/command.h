@@ -40,6 +40,8 @@ struct Command {
     undo,     // ask for a takeback, or accept the opponent's request
     decline,  // decline a pending draw offer or takeback request
     board,    // draw the board again
+    moves,    // the moves so far, in pairs: "1. h8 i9  2. ..."
+    sound,    // sound on|off: the terminal bell, remembered in the profile
     wait,
     quit,
   };
@@ -53,6 +55,7 @@ struct Command {
   std::int64_t initial_ms = 0;
   std::int64_t increment_ms = 0;
   bool rated = false;
+  bool on = true;  // sound on|off
   WaitFor wait_for = WaitFor::turn;
 };
 

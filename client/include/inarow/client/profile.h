@@ -11,6 +11,7 @@ namespace inarow::client {
 struct Profile {
   std::string name;
   std::string token;
+  bool sound = true;  // the terminal bell on a start, the opponent's move and the end
 };
 
 // $XDG_CONFIG_HOME/inarow, else $HOME/.config/inarow, else ./.inarow.

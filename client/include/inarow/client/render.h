@@ -33,6 +33,9 @@ std::string paint(std::string_view text, const char* code, const Style& style);
 // winning line's cells marked * (green in colour). Ends with a newline.
 std::string render_board(const MatchView& view, const Style& style);
 
+// The moves in pairs, as players write them: "1. h8 i9  2. j10" ("" for none).
+std::string move_pairs(const google::protobuf::RepeatedPtrField<std::string>& moves);
+
 // "4:58", "1:02:03", "9.4" under ten seconds.
 std::string format_clock(std::int64_t ms);
 // "5+3" (minutes + seconds), "untimed".
