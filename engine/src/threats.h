@@ -18,22 +18,19 @@
 
 #include <array>
 #include <cassert>
+#include <cstdint>
 
 #include "inarow/engine/bitboard.h"
 
 namespace inarow::detail {
+
+inline constexpr int kMaxK = 20;  // the longest line a variant may ask for
 
 template <int W>
 struct LineShape {
   std::array<int, 4> directions{};  // bit distance between neighbours on a line
   int k = 5;
 };
-
-// Cells p such that p + i*d is in b: b seen from i steps back along d.
-template <int W>
-inline Bitboard<W> ahead(const Bitboard<W>& b, int i, int d) {
-  return i >= 0 ? b >> (i * d) : b << (-i * d);
-}
 
 // Empty cells where a stone of `own` completes k in a line.
 template <int W>
@@ -43,17 +40,64 @@ Bitboard<W> five_cells(const LineShape<W>& g, const Bitboard<W>& own, const Bitb
   for (int d : g.directions) {
     // below: own stones on the 1..i cells behind; above: ahead. A cell wins
     // when j stones behind and k-1-j ahead are all own, for some j.
-    std::array<Board, 21> below, above;
-    below[0] = ~Board{};
-    above[0] = ~Board{};
+    // above[i]: own on the i cells ahead. Raw words, so that the unused
+    // entries are not zeroed on every call; shifts by one step d at a time.
+    std::array<std::array<std::uint64_t, W>, kMaxK> above;
+    Board run = ~Board{};
+    above[0] = run.w;
+    Board shifted = own;
     for (int i = 1; i < g.k; ++i) {
-      below[i] = below[i - 1] & (own << (i * d));
-      above[i] = above[i - 1] & (own >> (i * d));
+      shifted = shifted >> d;
+      run &= shifted;
+      above[i] = run.w;
     }
-    for (int j = 0; j < g.k; ++j)
-      result |= below[j] & above[g.k - 1 - j];
+    Board below = ~Board{};
+    shifted = own;
+    for (int j = 0; j < g.k; ++j) {
+      if (j > 0) {
+        shifted = shifted << d;
+        below &= shifted;
+      }
+      Board a;
+      a.w = above[g.k - 1 - j];
+      result |= below & a;
+    }
   }
   return result & empty;
+}
+
+// How many cells of `own` follow one another from `from` on, `step` apart,
+// up to `limit`. Cells off the board are never own (see above).
+template <int W>
+inline int run_length(const Bitboard<W>& own, int from, int step, int limit) {
+  int n = 0;
+  for (int i = from; n < limit && i >= 0 && i < Bitboard<W>::kBits && own.test(i); i += step)
+    ++n;
+  return n;
+}
+
+// The five cells of `own` on the four lines through c, an own stone: on each
+// line, the empty cell at either end of the run of own stones holding c,
+// when that run and the own stones beyond the cell make k - 1. When `own`
+// had no five cell before c was played, these are all its five cells, found
+// in a few steps along four lines instead of shifts of the whole board.
+template <int W>
+Bitboard<W> five_cells_through(const LineShape<W>& g, const Bitboard<W>& own,
+                               const Bitboard<W>& empty, int c) {
+  assert(own.test(c));
+  Bitboard<W> result;
+  const int need = g.k - 1;
+  for (int d : g.directions) {
+    const int back = run_length(own, c - d, -d, need);
+    const int ahead_run = run_length(own, c + d, d, need);
+    const int run = back + ahead_run + 1;
+    for (const int step : {-d, d}) {
+      const int x = step < 0 ? c - (back + 1) * d : c + (ahead_run + 1) * d;
+      if (x < 0 || x >= Bitboard<W>::kBits || !empty.test(x)) continue;
+      if (run + run_length(own, x + step, step, need) >= need) result.set(x);
+    }
+  }
+  return result;
 }
 
 // Empty cells where a stone of `own` makes a four: some window of k through
@@ -66,18 +110,26 @@ Bitboard<W> four_cells(const LineShape<W>& g, const Bitboard<W>& own, const Bitb
   for (int d : g.directions) {
     // Window starts p: every cell own or empty, and exactly two empty
     // (saturating bit-sliced count of the empties: one, two, three or more).
+    // Cell i of the window is one step d further each time (never a shift
+    // of a whole word or more).
     Board all = ~Board{}, one, two, three;
+    Board e = empty, m = mine_or_empty;
     for (int i = 0; i < g.k; ++i) {
-      const Board e = ahead(empty, i, d);
-      all &= ahead(mine_or_empty, i, d);
+      if (i > 0) {
+        e = e >> d;
+        m = m >> d;
+      }
+      all &= m;
       three |= two & e;
       two |= one & e;
       one |= e;
     }
-    const Board starts = all & two & ~three;
+    Board starts = all & two & ~three;
     if (starts.none()) continue;
-    for (int i = 0; i < g.k; ++i)
-      result |= ahead(starts, -i, d) & empty;
+    for (int i = 0; i < g.k; ++i) {
+      if (i > 0) starts = starts << d;
+      result |= starts & empty;
+    }
   }
   return result;
 }
@@ -91,19 +143,23 @@ Bitboard<W> three_cells(const LineShape<W>& g, const Bitboard<W>& own, const Bit
   const Board mine_or_empty = own | empty;
   Board result;
   for (int d : g.directions) {
-    Board starts = empty & ahead(empty, g.k, d);
+    Board starts = empty;
     Board one, two, three;
+    Board e = empty, m = mine_or_empty;
     for (int i = 1; i < g.k; ++i) {
-      const Board e = ahead(empty, i, d);
-      starts &= ahead(mine_or_empty, i, d);
+      e = e >> d;
+      m = m >> d;
+      starts &= m;
       three |= two & e;
       two |= one & e;
       one |= e;
     }
-    starts &= two & ~three;
+    starts &= (e >> d) & two & ~three;  // the far end, cell k, empty too
     if (starts.none()) continue;
-    for (int i = 1; i < g.k; ++i)
-      result |= ahead(starts, -i, d) & empty;
+    for (int i = 1; i < g.k; ++i) {
+      starts = starts << d;
+      result |= starts & empty;
+    }
   }
   return result;
 }
@@ -127,15 +183,17 @@ Threes<W> threes(const LineShape<W>& g, const Bitboard<W>& own, const Bitboard<W
   for (int d : g.directions) {
     // Window of k+1 starting at p: both ends empty, the k-1 inner cells own
     // or empty with exactly one empty.
-    Board starts = empty & ahead(empty, g.k, d);
+    Board starts = empty;
     Board one, two;
+    Board e = empty, m = mine_or_empty;
     for (int i = 1; i < g.k; ++i) {
-      const Board e = ahead(empty, i, d);
-      starts &= ahead(mine_or_empty, i, d);
+      e = e >> d;
+      m = m >> d;
+      starts &= m;
       two |= one & e;
       one |= e;
     }
-    starts &= one & ~two;
+    starts &= (e >> d) & one & ~two;  // the far end, cell k, empty too
     // Each window: its inner empty cell makes the straight four; a stone on
     // any of its empty cells spoils it.
     for (int p : bits(starts)) {

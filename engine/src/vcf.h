@@ -116,7 +116,8 @@ class Vcf {
     const std::uint64_t defender = attacker_ == Side::first ? 1 : 0;
     for (int c : bits(moves)) {
       own_.set(c);
-      const Board after = five_cells(shape_, own_, e & ~Board::bit(c));
+      // No five cell before c (checked above): the new ones run through c.
+      const Board after = five_cells_through(shape_, own_, e, c);
       int result = 0;
       if (after.count() > 1) {
         result = 3;  // two five cells: one block, then the other

@@ -32,13 +32,15 @@ struct Bitboard {
 
   constexpr bool any() const {
     std::uint64_t acc = 0;
-    for (int i = 0; i < W; ++i) acc |= w[i];
+    for (int i = 0; i < W; ++i)
+      acc |= w[i];
     return acc != 0;
   }
   constexpr bool none() const { return !any(); }
   constexpr int count() const {
     int n = 0;
-    for (int i = 0; i < W; ++i) n += std::popcount(w[i]);
+    for (int i = 0; i < W; ++i)
+      n += std::popcount(w[i]);
     return n;
   }
   // Index of the lowest set bit; the board must not be empty.
@@ -57,22 +59,26 @@ struct Bitboard {
 
   constexpr Bitboard operator&(const Bitboard& o) const {
     Bitboard r;
-    for (int i = 0; i < W; ++i) r.w[i] = w[i] & o.w[i];
+    for (int i = 0; i < W; ++i)
+      r.w[i] = w[i] & o.w[i];
     return r;
   }
   constexpr Bitboard operator|(const Bitboard& o) const {
     Bitboard r;
-    for (int i = 0; i < W; ++i) r.w[i] = w[i] | o.w[i];
+    for (int i = 0; i < W; ++i)
+      r.w[i] = w[i] | o.w[i];
     return r;
   }
   constexpr Bitboard operator^(const Bitboard& o) const {
     Bitboard r;
-    for (int i = 0; i < W; ++i) r.w[i] = w[i] ^ o.w[i];
+    for (int i = 0; i < W; ++i)
+      r.w[i] = w[i] ^ o.w[i];
     return r;
   }
   constexpr Bitboard operator~() const {
     Bitboard r;
-    for (int i = 0; i < W; ++i) r.w[i] = ~w[i];
+    for (int i = 0; i < W; ++i)
+      r.w[i] = ~w[i];
     return r;
   }
   constexpr Bitboard& operator&=(const Bitboard& o) { return *this = *this & o; }
@@ -87,6 +93,15 @@ struct Bitboard {
       r.w[0] = s < 64 ? w[0] << s : 0;
       return r;
     }
+    // A shift by less than a word (a step along a line): every index fixed,
+    // so the words stay in registers instead of going through memory.
+    if (s == 0) return *this;
+    if (s < 64) {
+      r.w[0] = w[0] << s;
+      for (int i = 1; i < W; ++i)
+        r.w[i] = (w[i] << s) | (w[i - 1] >> (64 - s));
+      return r;
+    }
     const int ws = s >> 6, bs = s & 63;
     for (int i = W - 1; i >= ws; --i) {
       std::uint64_t v = w[i - ws] << bs;
@@ -99,6 +114,13 @@ struct Bitboard {
     Bitboard r;
     if constexpr (W == 1) {
       r.w[0] = s < 64 ? w[0] >> s : 0;
+      return r;
+    }
+    if (s == 0) return *this;
+    if (s < 64) {
+      for (int i = 0; i + 1 < W; ++i)
+        r.w[i] = (w[i] >> s) | (w[i + 1] << (64 - s));
+      r.w[W - 1] = w[W - 1] >> s;
       return r;
     }
     const int ws = s >> 6, bs = s & 63;
