@@ -15,6 +15,22 @@ void SessionContext::release(const std::string& address) {
   if (--per_address_[address] <= 0) per_address_.erase(address);
 }
 
+bool SessionContext::admit_http(const std::string& address) {
+  std::lock_guard lock(mutex_);
+  int& n = http_per_address_[address];
+  if (n >= config.max_http_connections_per_ip) {
+    if (n == 0) http_per_address_.erase(address);
+    return false;
+  }
+  ++n;
+  return true;
+}
+
+void SessionContext::release_http(const std::string& address) {
+  std::lock_guard lock(mutex_);
+  if (--http_per_address_[address] <= 0) http_per_address_.erase(address);
+}
+
 void SessionContext::enlist(const ConnectionPtr& connection) {
   std::lock_guard lock(mutex_);
   live_[connection.get()] = connection;

@@ -36,6 +36,9 @@ class SessionContext {
   // max_connections_per_ip; release when it ends.
   bool admit(const std::string& address);
   void release(const std::string& address);
+  // The same for plain HTTP connections, against max_http_connections_per_ip.
+  bool admit_http(const std::string& address);
+  void release_http(const std::string& address);
 
   void enlist(const ConnectionPtr& connection);
   void discharge(Connection* connection);
@@ -45,6 +48,7 @@ class SessionContext {
  private:
   std::mutex mutex_;
   std::map<std::string, int> per_address_;
+  std::map<std::string, int> http_per_address_;
   std::unordered_map<Connection*, std::weak_ptr<Connection>> live_;
 };
 
