@@ -28,19 +28,33 @@ constexpr std::size_t kMaxBody = 16 * 1024;
 // After an error answer: how long the client's leftover bytes are read.
 constexpr std::chrono::seconds kLinger{2};
 
-class HttpSession : public std::enable_shared_from_this<HttpSession> {
+class HttpSession : public Evictable, public std::enable_shared_from_this<HttpSession> {
  public:
   HttpSession(Socket&& socket, SessionContext& shared, std::string address)
       : stream_(std::move(socket)), shared_(shared), address_(std::move(address)) {}
-  ~HttpSession() { shared_.release_http(address_); }
+  ~HttpSession() override {
+    shared_.discharge_http(key_);
+    shared_.release_http(address_);
+  }
 
   void run() {
+    key_ = shared_.enlist_http(weak_from_this());
     asio::dispatch(stream_.get_executor(),
                    beast::bind_front_handler(&HttpSession::do_read, shared_from_this()));
   }
 
+  // Out of descriptors: a connection waiting for its peer goes first.
+  void evict() override {
+    asio::post(stream_.get_executor(), [self = shared_from_this()] {
+      if (!self->waiting_) return;
+      beast::error_code ignored;
+      self->stream_.socket().close(ignored);
+    });
+  }
+
  private:
   void do_read() {
+    waiting_ = true;
     parser_.emplace();
     parser_->body_limit(kMaxBody);
     parser_->header_limit(kMaxHeader);
@@ -50,6 +64,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   }
 
   void on_read(beast::error_code ec, std::size_t) {
+    waiting_ = false;
     if (ec == http::error::end_of_stream) {
       stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
       return;
@@ -175,6 +190,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       // Closing with unread bytes would send a reset, which may reach the
       // client before it reads the answer: read what is left first.
       stream_.expires_after(kLinger);
+      waiting_ = true;
       return drain();
     }
     do_read();
@@ -194,6 +210,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   std::optional<http::request_parser<http::string_body>> parser_;
   std::shared_ptr<Response> response_;
   std::array<char, 4096> scratch_{};
+  std::uint64_t key_ = 0;
+  bool waiting_ = false;  // a read for the peer is pending
 };
 
 }  // namespace

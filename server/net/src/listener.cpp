@@ -24,6 +24,7 @@ constexpr std::chrono::milliseconds kFirstBackoff{50};
 constexpr std::chrono::milliseconds kMaxBackoff{1000};
 constexpr std::chrono::seconds kLogInterval{1};
 constexpr int kMaxShedPerRound = 256;
+constexpr std::size_t kEvictPerRound = 16;
 
 // Out of descriptors or kernel memory: retrying at once cannot succeed.
 bool out_of_resources(const ErrorCode& ec) {
@@ -84,11 +85,10 @@ void Listener::do_accept() {
       if (ec == asio::error::operation_aborted || !acceptor_.is_open()) return;
       if (!peer_side(ec)) return on_accept_error(ec);
     } else {
-      if (failures_ > 0) {
-        spdlog::warn("accept_recovered failures={} shed={}", failures_, shed_);
-        failures_ = 0;
-        shed_ = 0;
-        last_log_ = {};
+      if (troubled_ && log_due()) {
+        spdlog::warn("accept_recovered failures={} evicted={} shed={}", failures_, evicted_, shed_);
+        troubled_ = false;
+        failures_ = evicted_ = shed_ = 0;
       }
       backoff_ = std::chrono::milliseconds{0};
       open_reserve();
@@ -103,19 +103,32 @@ void Listener::do_accept() {
 
 void Listener::on_accept_error(ErrorCode ec) {
   ++failures_;
-  if (out_of_resources(ec)) shed_ += static_cast<std::uint64_t>(shed_backlog());
+  if (out_of_resources(ec)) {
+    // Room is made by the oldest HTTP connections that wait for their peer
+    // (half-sent requests, idle keep-alives); only when there are none are
+    // the connections in the backlog turned away.
+    const auto evicted = shared_->evict_waiting_http(kEvictPerRound);
+    evicted_ += evicted;
+    if (evicted == 0) shed_ += static_cast<std::uint64_t>(shed_backlog());
+  }
   backoff_ = std::clamp(backoff_ * 2, kFirstBackoff, kMaxBackoff);
-  const auto now = std::chrono::steady_clock::now();
-  if (now - last_log_ >= kLogInterval) {
-    spdlog::warn("accept_failed error=\"{}\" failures={} shed={} backoff_ms={}", ec.message(),
-                 failures_, shed_, backoff_.count());
-    last_log_ = now;
+  troubled_ = true;
+  if (log_due()) {
+    spdlog::warn("accept_failed error=\"{}\" failures={} evicted={} shed={} backoff_ms={}",
+                 ec.message(), failures_, evicted_, shed_, backoff_.count());
   }
   backoff_timer_.expires_after(backoff_);
   backoff_timer_.async_wait([this](ErrorCode wait_ec) {
     if (wait_ec || !acceptor_.is_open()) return;
     do_accept();
   });
+}
+
+bool Listener::log_due() {
+  const auto now = std::chrono::steady_clock::now();
+  if (now - last_log_ < kLogInterval) return false;
+  last_log_ = now;
+  return true;
 }
 
 int Listener::shed_backlog() {

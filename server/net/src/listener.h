@@ -5,9 +5,11 @@
 // while the connection waits in the backlog, so the acceptor stays readable
 // and a plain re-arm would spin, logging each failure. Instead it backs off
 // (50 ms, doubling to 1 s, reset by the next success), logs once a second
-// with the number of failures, and spends a descriptor kept in reserve to
-// take the waiting connections off the backlog (answered 503 and closed), so
-// they do not pile up behind it.
+// with the number of failures, and makes room: it asks the oldest plain HTTP
+// connections that wait for their peer (half-sent requests, idle
+// keep-alives) to close, or, when there are none, spends a descriptor kept
+// in reserve to take the waiting connections off the backlog (answered 503
+// and closed) so they do not pile up behind it.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
@@ -43,6 +45,9 @@ class Listener {
   // With the reserve descriptor closed, accept what waits and close it.
   int shed_backlog();
   void open_reserve();
+  // At most one line a second; the counts are totals since the trouble
+  // began, reset when a recovery is logged.
+  bool log_due();
 
   boost::asio::io_context& ioc_;
   boost::asio::ip::tcp::acceptor acceptor_;
@@ -51,10 +56,12 @@ class Listener {
   std::uint16_t port_ = 0;
   int reserve_fd_ = -1;
   std::chrono::milliseconds backoff_{0};
-  // Failures since the last log line, and when that was.
+  // Since accepting last went wrong.
+  bool troubled_ = false;
   std::uint64_t failures_ = 0;
+  std::uint64_t evicted_ = 0;
   std::uint64_t shed_ = 0;
-  std::chrono::steady_clock::time_point last_log_{};
+  std::chrono::steady_clock::time_point last_log_{};  // of the last line
 };
 
 }  // namespace inarow::server
