@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   inarow::server::ServerConfig config;
   std::int64_t idle_ms = config.idle_timeout.count();
   std::int64_t grace_ms = config.reconnect_grace.count();
+  std::int64_t http_timeout_ms = config.http_request_timeout.count();
   std::string log_level = "info";
   bool no_sync = false;
 
@@ -53,6 +54,14 @@ int main(int argc, char** argv) {
   app.add_option("--max-connections-per-ip", config.max_connections_per_ip,
                  "WebSocket connections per client address")
       ->envname("INAROW_MAX_CONNECTIONS_PER_IP");
+  app.add_option("--max-http-connections-per-ip", config.max_http_connections_per_ip,
+                 "Plain HTTP connections per client address (more are closed at once)")
+      ->envname("INAROW_MAX_HTTP_CONNECTIONS_PER_IP")
+      ->check(CLI::Range(1, 1'000'000));
+  app.add_option("--http-timeout-ms", http_timeout_ms,
+                 "Close an HTTP connection that has not sent a whole request within this")
+      ->envname("INAROW_HTTP_TIMEOUT_MS")
+      ->check(CLI::Range(1, 3'600'000));
   app.add_option("--idle-timeout-ms", idle_ms, "Close a peer silent for this long (ping/pong)")
       ->envname("INAROW_IDLE_TIMEOUT_MS");
   app.add_option("--reconnect-grace-ms", grace_ms,
@@ -64,6 +73,7 @@ int main(int argc, char** argv) {
 
   config.idle_timeout = std::chrono::milliseconds(idle_ms);
   config.reconnect_grace = std::chrono::milliseconds(grace_ms);
+  config.http_request_timeout = std::chrono::milliseconds(http_timeout_ms);
   config.store_full_sync = !no_sync;
   spdlog::set_level(spdlog::level::from_str(log_level));
   spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %l [%t] %v");

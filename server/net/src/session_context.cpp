@@ -15,6 +15,49 @@ void SessionContext::release(const std::string& address) {
   if (--per_address_[address] <= 0) per_address_.erase(address);
 }
 
+bool SessionContext::admit_http(const std::string& address) {
+  std::lock_guard lock(mutex_);
+  int& n = http_per_address_[address];
+  if (n >= config.max_http_connections_per_ip) {
+    if (n == 0) http_per_address_.erase(address);
+    return false;
+  }
+  ++n;
+  return true;
+}
+
+void SessionContext::release_http(const std::string& address) {
+  std::lock_guard lock(mutex_);
+  if (--http_per_address_[address] <= 0) http_per_address_.erase(address);
+}
+
+std::uint64_t SessionContext::enlist_http(std::weak_ptr<Evictable> session) {
+  std::lock_guard lock(mutex_);
+  const auto key = ++next_http_key_;
+  http_sessions_.emplace(key, std::move(session));
+  return key;
+}
+
+void SessionContext::discharge_http(std::uint64_t key) {
+  std::lock_guard lock(mutex_);
+  http_sessions_.erase(key);
+}
+
+std::size_t SessionContext::evict_waiting_http(std::size_t n) {
+  std::vector<std::shared_ptr<Evictable>> asked;
+  {
+    std::lock_guard lock(mutex_);
+    while (asked.size() < n && !http_sessions_.empty()) {
+      auto oldest = http_sessions_.begin();
+      if (auto s = oldest->second.lock()) asked.push_back(std::move(s));
+      http_sessions_.erase(oldest);
+    }
+  }
+  for (auto& s : asked)
+    s->evict();
+  return asked.size();
+}
+
 void SessionContext::enlist(const ConnectionPtr& connection) {
   std::lock_guard lock(mutex_);
   live_[connection.get()] = connection;

@@ -20,6 +20,15 @@
 
 namespace inarow::server {
 
+// A plain HTTP connection that can be asked to go when descriptors run out.
+class Evictable {
+ public:
+  virtual ~Evictable() = default;
+  // Close now if waiting for the peer (a request, or the rest of one); from
+  // any thread.
+  virtual void evict() = 0;
+};
+
 class SessionContext {
  public:
   SessionContext(const ServerConfig& server_config, Metrics& counters, Router& messages,
@@ -36,6 +45,16 @@ class SessionContext {
   // max_connections_per_ip; release when it ends.
   bool admit(const std::string& address);
   void release(const std::string& address);
+  // The same for plain HTTP connections, against max_http_connections_per_ip.
+  bool admit_http(const std::string& address);
+  void release_http(const std::string& address);
+
+  // Plain HTTP connections, oldest first, for evict_waiting_http.
+  std::uint64_t enlist_http(std::weak_ptr<Evictable> session);
+  void discharge_http(std::uint64_t key);
+  // Out of descriptors: ask up to `n` of the oldest plain HTTP connections
+  // to close (each once); how many were asked.
+  std::size_t evict_waiting_http(std::size_t n);
 
   void enlist(const ConnectionPtr& connection);
   void discharge(Connection* connection);
@@ -45,6 +64,9 @@ class SessionContext {
  private:
   std::mutex mutex_;
   std::map<std::string, int> per_address_;
+  std::map<std::string, int> http_per_address_;
+  std::map<std::uint64_t, std::weak_ptr<Evictable>> http_sessions_;
+  std::uint64_t next_http_key_ = 0;
   std::unordered_map<Connection*, std::weak_ptr<Connection>> live_;
 };
 

@@ -115,20 +115,10 @@ void WebSocketSession::on_read(beast::error_code ec, std::size_t) {
   do_read();
 }
 
-// One frame, parsed where it lies in the read buffer.
+// One frame, parsed where it lies in the read buffer. It is parsed before
+// the rate limit is asked, so that a refusal answers its request id too.
 void WebSocketSession::handle_frame(std::string_view data) {
   if (!admitted_ || close_requested_) return;
-
-  if (!limiter_.take(SteadyClock::now())) {
-    send_error(0, {ProtocolError::rate_limited, "too many messages; slow down"});
-    if (++strikes_ >= shared_.config.rate_strikes) {
-      spdlog::info("connection_closed address={} reason=flooding", address_);
-      close_code_ = websocket::close_code::policy_error;
-      close_requested_ = true;
-      if (queue_.empty()) do_close();
-    }
-    return;
-  }
 
   v1::ClientMessage msg;
   bool parsed;
@@ -139,11 +129,24 @@ void WebSocketSession::handle_frame(std::string_view data) {
   } else {
     parsed = msg.ParseFromArray(data.data(), static_cast<int>(data.size()));
   }
+  const std::uint64_t request_id = parsed ? msg.request_id() : 0;
+
+  if (!limiter_.take(SteadyClock::now())) {
+    send_error(request_id, {ProtocolError::rate_limited, "too many messages; slow down"});
+    if (++strikes_ >= shared_.config.rate_strikes) {
+      spdlog::info("connection_closed address={} reason=flooding", address_);
+      close_code_ = websocket::close_code::policy_error;
+      close_requested_ = true;
+      if (queue_.empty()) do_close();
+    }
+    return;
+  }
+
   if (!parsed) {
     send_error(0, {ProtocolError::malformed,
                    text_ ? "not a ClientMessage in JSON" : "not a ClientMessage in protobuf"});
   } else if (msg.body_case() == v1::ClientMessage::BODY_NOT_SET) {
-    send_error(msg.request_id(), {ProtocolError::unknown_message, "unknown message"});
+    send_error(request_id, {ProtocolError::unknown_message, "unknown message"});
   } else {
     shared_.router.receive(shared_from_this(), std::move(msg));
   }

@@ -729,22 +729,6 @@ TEST(ServerLimits, TooManyConnectionsFromOneAddress) {
   EXPECT_EQ(d.hello("d").name(), "d");
 }
 
-TEST(ServerLimits, ASilentPeerIsClosedAfterTheIdleTimeout) {
-  auto config = test_config();
-  config.idle_timeout = 400ms;
-  TestServer server(config);
-  WsClient silent(server.port());
-  WsClient lively(server.port());
-  silent.hello("silent");
-  lively.hello("lively");
-  // `lively` keeps reading, so it answers the server's pings; `silent` does not.
-  EXPECT_FALSE(lively.next(1200ms));
-  EXPECT_FALSE(lively.closed());
-  EXPECT_FALSE(silent.next(1s));
-  EXPECT_TRUE(silent.closed());
-  EXPECT_TRUE(lively.request(ping_message()).has_pong());
-}
-
 // ---------------------------------------------------------------- http
 
 TEST(ServerHttp, HealthMetricsAndUnknownPaths) {

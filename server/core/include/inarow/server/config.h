@@ -32,7 +32,15 @@ struct ServerConfig {
   double rate_burst = 40.0;                 // bucket size
   int rate_strikes = 20;                    // rate-limited messages before a 1008 close
   int max_connections_per_ip = 256;         // WebSocket sessions at once
-  Millis idle_timeout{30'000};              // ping/pong: a silent connection is closed after this
+  // Plain HTTP connections at once per address (a connection that upgrades
+  // to a WebSocket counts against max_connections_per_ip instead); more are
+  // closed as soon as they are accepted.
+  int max_http_connections_per_ip = 64;
+  // A plain HTTP connection must send a whole request (headers and body)
+  // within this, and the next one within this of the last answer; else it is
+  // closed. Half-sent requests do not hold a descriptor for long.
+  Millis http_request_timeout{10'000};
+  Millis idle_timeout{30'000};  // ping/pong: a silent connection is closed after this
   Millis handshake_timeout{10'000};
   Millis reconnect_grace{60'000};  // an untimed match's absent player forfeits after this
   Millis matchmaker_tick{250};
