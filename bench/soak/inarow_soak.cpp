@@ -81,6 +81,7 @@ struct Totals {
   std::atomic<std::uint64_t> rogue_closed{0};   // rogue connections the server closed
   std::atomic<bool> stopping{false};
   std::atomic<int> final_audits_due{0};
+  std::atomic<std::uint64_t> final_retries{0};  // final resumes tried again
 };
 
 class Client;
@@ -160,14 +161,20 @@ class Client {
   }
 
   void on_failure(Conn& c, const char* what, beast::error_code ec) {
-    if (&c != conn_.get() || totals_.stopping) return;
+    if (&c != conn_.get() || dropping_) return;  // dropping: we closed it ourselves
+    if (final_audit_) {
+      // Everyone resumes at once at the end: a connection the backlog
+      // turned away is tried again.
+      totals_.final_retries.fetch_add(1, std::memory_order_relaxed);
+      return reconnect_later();
+    }
+    if (totals_.stopping) return;
     if (kind_ == Kind::rogue) {
       // Its frame over the limit (or its noise) got it closed: come back.
       totals_.rogue_closed.fetch_add(1);
       reconnect_later();
       return;
     }
-    if (dropping_) return;  // we closed it ourselves
     if (totals_.unasked_drops.fetch_add(1) < 5) {
       std::cerr << "well-behaved client lost its connection: " << what << ": " << ec.message()
                 << "\n";
@@ -581,10 +588,11 @@ int main(int argc, char** argv) {
   const int well_behaved = opt.clients - rogues;
   std::printf(
       "acknowledged moves lost: %llu (audits: %llu; matches ended while away, not audited: %llu; "
-      "final audits unanswered: %d)\n",
+      "final audits unanswered: %d, retried: %llu)\n",
       static_cast<unsigned long long>(totals.lost.load()),
       static_cast<unsigned long long>(totals.audits.load()),
-      static_cast<unsigned long long>(totals.ended_away.load()), unaudited);
+      static_cast<unsigned long long>(totals.ended_away.load()), unaudited,
+      static_cast<unsigned long long>(totals.final_retries.load()));
   std::printf("errors to well-behaved clients: %llu; connections they lost unasked: %llu\n",
               static_cast<unsigned long long>(totals.errors.load()),
               static_cast<unsigned long long>(totals.unasked_drops.load()));
