@@ -72,10 +72,10 @@ bool MatchActor::restore(const MatchRecord& record) {
   return !core_.log().empty();
 }
 
-void MatchActor::resume() {
-  asio::post(strand_, [self = shared_from_this()] {
+void MatchActor::resume(Millis used) {
+  asio::post(strand_, [self = shared_from_this(), used] {
     const auto now = SteadyClock::now();
-    self->core_.resume_clock(now);
+    self->core_.resume_clock(now - used);  // the turn began `used` ago
     for (int s = 0; s < 2; ++s) {
       if (!self->setup().seats[s].bot) self->start_grace(static_cast<Side>(s));
     }
@@ -245,11 +245,12 @@ void MatchActor::commit(MatchCore::Events events, std::vector<StoreOp> ops,
   std::vector<OutgoingPtr> outs;
   outs.reserve(events.size());
   ops.reserve(ops.size() + events.size() + 1);
+  const std::int64_t at_ms = unix_ms();  // when these events' clocks were taken
   for (const auto& e : events) {
     if (e.has_move_made()) services_->metrics.moves.fetch_add(1, std::memory_order_relaxed);
     std::string encoded = e.SerializeAsString();
     outs.push_back(Outgoing::event(encoded));
-    ops.push_back(store_op::AppendEvent{id(), e.seq(), std::move(encoded)});
+    ops.push_back(store_op::AppendEvent{id(), e.seq(), std::move(encoded), at_ms});
     if (e.has_ended()) {
       ops.push_back(store_op::FinishMatch{id(), e.ended().result(), e.ended().reason(), unix_ms(),
                                           moves_of(core_.log())});

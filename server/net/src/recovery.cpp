@@ -2,6 +2,10 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
+#include "ids.h"
+
 namespace inarow::server {
 
 namespace v1 = ::inarow::v1;
@@ -40,6 +44,27 @@ std::optional<MatchSetup> setup_of(const MatchRecord& rec) {
 
 }  // namespace
 
+Millis used_before_stop(const MatchRecord& record, std::int64_t alive_ms) {
+  if (record.events.empty() || record.event_ms.size() != record.events.size()) return Millis{0};
+  const std::int64_t from = record.event_ms.back();
+  if (from <= 0 || alive_ms <= from) return Millis{0};
+  v1::MatchEvent last;
+  if (!last.ParseFromString(record.events.back()) ||
+      last.clocks().running() == v1::SIDE_UNSPECIFIED || last.has_ended()) {
+    return Millis{0};
+  }
+  return Millis{alive_ms - from};
+}
+
+std::int64_t last_known_alive(Store& store, const std::vector<MatchRecord>& live) {
+  std::int64_t alive = store.last_alive_ms();
+  for (const MatchRecord& rec : live) {
+    for (std::int64_t t : rec.event_ms)
+      alive = std::max(alive, t);
+  }
+  return alive;
+}
+
 int restore_from_store(Store& store, Identity& identity, MatchRegistry& matches,
                        const std::shared_ptr<MatchServices>& services) {
   for (PlayerRecord& p : store.load_players()) {
@@ -48,7 +73,11 @@ int restore_from_store(Store& store, Identity& identity, MatchRegistry& matches,
     identity.restore(p);
   }
   int restored = 0;
-  for (const MatchRecord& rec : store.load_unfinished()) {
+  const std::vector<MatchRecord> live = store.load_unfinished();
+  const std::int64_t alive_ms = last_known_alive(store, live);
+  const std::int64_t now_ms = unix_ms();
+  std::vector<StoreOp> clock_from;
+  for (const MatchRecord& rec : live) {
     auto setup = setup_of(rec);
     if (!setup) {
       spdlog::warn("restore_skipped match={} reason=\"no start event\"", rec.id);
@@ -64,10 +93,22 @@ int restore_from_store(Store& store, Identity& identity, MatchRegistry& matches,
     for (int s = 0; s < 2; ++s) {
       if (Player* p = identity.find(actor->setup().seats[s].player_id)) p->matches.insert(rec.id);
     }
-    actor->resume();
+    // The clocks go on from the last event's, less what the player to move
+    // had used of the turn; from now on they hold as of now less that, so a
+    // second crash charges neither this downtime nor this charge again.
+    const Millis used = used_before_stop(rec, alive_ms);
+    if (!rec.event_ms.empty() && rec.event_ms.back() > 0) {
+      clock_from.push_back(store_op::ClockFrom{rec.id, rec.events.size(), now_ms - used.count()});
+    }
+    if (used.count() > 0) {
+      spdlog::debug("restore_clock match={} charged_ms={}", rec.id, used.count());
+    }
+    actor->resume(used);
     ++restored;
   }
-  spdlog::info("store_restored players={} matches={}", identity.players(), restored);
+  if (!clock_from.empty()) services->writer.submit(std::move(clock_from));
+  spdlog::info("store_restored players={} matches={} down_ms={}", identity.players(), restored,
+               alive_ms > 0 ? now_ms - alive_ms : 0);
   return restored;
 }
 

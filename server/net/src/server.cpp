@@ -46,6 +46,11 @@ struct Server::Impl {
   bool running = false;
 };
 
+// How often the store learns the server is alive: a restore charges the
+// player to move up to the last heartbeat (recovery.h), so at most this much
+// of their turn before a crash goes uncharged.
+constexpr std::chrono::milliseconds kStoreHeartbeat{1000};
+
 Server::Server(ServerConfig config) : impl_(std::make_unique<Impl>(std::move(config))) {}
 
 Server::~Server() {
@@ -78,6 +83,7 @@ inarow::expected<void, std::string> Server::start() {
       std::make_unique<Router>(s.ioc, s.bot_workers, s.config, *s.store, *s.writer, s.metrics);
   s.sessions = std::make_unique<SessionContext>(s.config, s.metrics, *s.router, *s.store);
   s.router->restore();
+  s.writer->heartbeat(kStoreHeartbeat);  // after the restore read the last one
 
   if (auto listening = s.listener.listen(s.config.address, s.config.port); !listening) {
     return listening;

@@ -35,7 +35,25 @@ void MemoryStore::apply(const store_op::CreateMatch& op) {
 
 void MemoryStore::apply(const store_op::AppendEvent& op) {
   auto it = matches_.find(op.match_id);
-  if (it != matches_.end()) it->second.events.push_back(op.blob);
+  if (it == matches_.end()) return;
+  it->second.events.push_back(op.blob);
+  it->second.event_ms.push_back(op.at_ms);
+}
+
+void MemoryStore::apply(const store_op::Alive& op) {
+  alive_ms_ = op.at_ms;
+}
+
+void MemoryStore::apply(const store_op::ClockFrom& op) {
+  auto it = matches_.find(op.match_id);
+  if (it == matches_.end() || it->second.result != 0) return;
+  auto& times = it->second.event_ms;
+  if (op.seq >= 1 && op.seq <= times.size()) times[op.seq - 1] = op.at_ms;
+}
+
+std::int64_t MemoryStore::last_alive_ms() {
+  std::lock_guard lock(mutex_);
+  return alive_ms_;
 }
 
 void MemoryStore::apply(const store_op::FinishMatch& op) {
@@ -47,6 +65,7 @@ void MemoryStore::apply(const store_op::FinishMatch& op) {
   m.ended_ms = op.ended_ms;
   m.moves = op.moves;
   m.events.clear();  // a finished match is its record
+  m.event_ms.clear();
 }
 
 std::vector<PlayerRecord> MemoryStore::load_players() {

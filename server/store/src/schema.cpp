@@ -46,8 +46,18 @@ CREATE TABLE IF NOT EXISTS log (
   id INTEGER PRIMARY KEY,
   match_id TEXT NOT NULL,
   seq INTEGER NOT NULL,
-  blob BLOB NOT NULL
+  blob BLOB NOT NULL,
+  at_ms INTEGER NOT NULL DEFAULT 0
 );
+CREATE TABLE IF NOT EXISTS alive (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  at_ms INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS clock_from (
+  match_id TEXT PRIMARY KEY,
+  seq INTEGER NOT NULL,
+  at_ms INTEGER NOT NULL
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS moves (
   match_id TEXT NOT NULL,
   ply INTEGER NOT NULL,
@@ -94,7 +104,8 @@ CREATE TABLE log (
   id INTEGER PRIMARY KEY,
   match_id TEXT NOT NULL,
   seq INTEGER NOT NULL,
-  blob BLOB NOT NULL
+  blob BLOB NOT NULL,
+  at_ms INTEGER NOT NULL DEFAULT 0
 );
 INSERT INTO log (match_id, seq, blob)
   SELECT e.match_id, e.seq, e.blob FROM events e JOIN matches m ON m.id = e.match_id
@@ -102,12 +113,18 @@ INSERT INTO log (match_id, seq, blob)
 DROP TABLE events;
 )sql";
 
+// Schema 3 → 4: log rows get their wall time; the old ones are "not known".
+constexpr const char* kMigrateFrom3 =
+    "ALTER TABLE log ADD COLUMN at_ms INTEGER NOT NULL DEFAULT 0;\n";
+
 }  // namespace
 
-std::string setup_script(bool has_schema1_events, bool has_schema2_matches) {
+std::string setup_script(bool has_schema1_events, bool has_schema2_matches,
+                         bool has_log_without_time) {
   std::string setup;
   if (has_schema1_events) setup += kMigrateFrom1;                        // schema 1 → 2
   if (!setup.empty() || has_schema2_matches) setup += migrate_from_2();  // schema 2 → 3
+  if (has_log_without_time) setup += kMigrateFrom3;                      // schema 3 → 4
   setup += matches_table("matches");
   setup += kSchema;
   setup += "PRAGMA user_version=" + std::to_string(kSchemaVersion) + ";";

@@ -1,4 +1,4 @@
-// The SQLite store's tables: schema 3, and the migrations from the schemas
+// The SQLite store's tables: schema 4, and the migrations from the schemas
 // before it. open_sqlite_store runs them in one transaction.
 #pragma once
 
@@ -15,7 +15,14 @@ namespace inarow::server::sqlite {
 // live matches only. A group commit therefore writes a few pages, not
 // several per finished game. (Schema 2 kept the record in `moves`; finished
 // matches from then are still read from there.)
-constexpr int kSchemaVersion = 3;
+//
+// Schema 4 adds the times a restore charges the player to move by: each log
+// row's wall time (`at_ms`, when its clocks were taken), the last heartbeat
+// (`alive`, one row) and, per match restored, the time its last event's
+// clocks hold from after the downtime (`clock_from`). Schema-3 rows get
+// at_ms 0, "not known": a match whose last event has no time is charged
+// nothing, as before.
+constexpr int kSchemaVersion = 4;
 
 // Schema 2's columns of the matches table, in the order the store reads them
 // (record follows).
@@ -25,8 +32,10 @@ extern const char* const kMatchColumnList;
 // matches: drop them now and then, inside a batch's transaction.
 extern const char* const kPruneLog;
 
-// What brings a store of the given shape to schema 3: the migrations it
+// What brings a store of the given shape to schema 4: the migrations it
 // needs, then the tables and indexes (IF NOT EXISTS), then the version.
-std::string setup_script(bool has_schema1_events, bool has_schema2_matches);
+// `has_log_without_time`: a schema-2 or -3 log (no at_ms column).
+std::string setup_script(bool has_schema1_events, bool has_schema2_matches,
+                         bool has_log_without_time);
 
 }  // namespace inarow::server::sqlite

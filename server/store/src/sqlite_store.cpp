@@ -12,6 +12,7 @@
 #include <mutex>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "checkpointer.h"
 #include "record_text.h"
@@ -37,8 +38,9 @@ class SqliteStore final : public Store {
     checkpointer_.reset();
     // Fold the WAL back into the database file on a clean close.
     sqlite3_exec(db_, "PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr);
-    for (auto* slot : {&begin_, &commit_, &save_player_, &save_rating_, &create_match_,
-                       &append_event_, &finish_match_, &prune_log_}) {
+    for (auto* slot :
+         {&begin_, &commit_, &save_player_, &save_rating_, &create_match_, &append_event_,
+          &finish_match_, &prune_log_, &alive_, &clock_from_, &drop_clock_from_}) {
       slot->reset();  // finalized before the connection closes
     }
     sqlite3_close(reader_);
@@ -123,13 +125,32 @@ class SqliteStore final : public Store {
     }
     if (out.empty()) return out;
     // One pass over the log's live tail, in commit order (each match's seq order).
-    Statement log(db_, "SELECT match_id, blob FROM log WHERE id >= ? ORDER BY id");
+    Statement log(db_, "SELECT match_id, blob, at_ms FROM log WHERE id >= ? ORDER BY id");
     log.bind(1, from);
     while (log.step() == SQLITE_ROW) {
       auto it = at.find(log.text(0));
-      if (it != at.end()) out[it->second].events.push_back(log.blob(1));
+      if (it == at.end()) continue;
+      out[it->second].events.push_back(log.blob(1));
+      out[it->second].event_ms.push_back(log.integer(2));
+    }
+    // A restore's times for the events its clocks resumed from.
+    Statement resumed(db_, "SELECT match_id, seq, at_ms FROM clock_from");
+    while (resumed.step() == SQLITE_ROW) {
+      auto it = at.find(resumed.text(0));
+      if (it == at.end()) continue;
+      restored_.insert(it->first);
+      auto& times = out[it->second].event_ms;
+      const std::int64_t seq = resumed.integer(1);
+      if (seq >= 1 && static_cast<std::size_t>(seq) <= times.size()) {
+        times[static_cast<std::size_t>(seq - 1)] = resumed.integer(2);
+      }
     }
     return out;
+  }
+
+  std::int64_t last_alive_ms() override {
+    std::lock_guard lock(mutex_);
+    return integer("SELECT at_ms FROM alive WHERE id = 1");
   }
 
   // A reader of its own for load_match (a database file in WAL mode only):
@@ -256,9 +277,24 @@ class SqliteStore final : public Store {
     return done(s);
   }
   bool apply(const store_op::AppendEvent& op) {
-    auto& s = stmt(append_event_, "INSERT INTO log (match_id, seq, blob) VALUES (?, ?, ?)");
+    auto& s =
+        stmt(append_event_, "INSERT INTO log (match_id, seq, blob, at_ms) VALUES (?, ?, ?, ?)");
     s.bind(1, op.match_id).bind(2, static_cast<std::int64_t>(op.seq)).bind_blob(3, op.blob);
+    s.bind(4, op.at_ms);
     return done(s);
+  }
+  bool apply(const store_op::Alive& op) {
+    auto& s = stmt(alive_, "INSERT OR REPLACE INTO alive (id, at_ms) VALUES (1, ?)");
+    s.bind(1, op.at_ms);
+    return done(s);
+  }
+  bool apply(const store_op::ClockFrom& op) {
+    auto& s = stmt(clock_from_,
+                   "INSERT OR REPLACE INTO clock_from (match_id, seq, at_ms) VALUES (?, ?, ?)");
+    s.bind(1, op.match_id).bind(2, static_cast<std::int64_t>(op.seq)).bind(3, op.at_ms);
+    if (!done(s)) return false;
+    restored_.insert(op.match_id);
+    return true;
   }
   bool apply(const store_op::FinishMatch& op) {
     // One write, on the match's row: its result and its record.
@@ -270,6 +306,13 @@ class SqliteStore final : public Store {
     s.bind(1, std::int64_t{op.result}).bind(2, std::int64_t{op.reason}).bind(3, op.ended_ms);
     s.bind(4, record_text_).bind(5, op.match_id);
     if (!done(s)) return false;
+    if (restored_.erase(op.match_id) != 0) {
+      // Its restore's time is no longer needed (a row only for a match
+      // that was restored: the hot path pays nothing).
+      auto& d = stmt(drop_clock_from_, "DELETE FROM clock_from WHERE match_id = ?");
+      d.bind(1, op.match_id);
+      if (!done(d)) return false;
+    }
     finished_ = true;
     return true;
   }
@@ -290,7 +333,9 @@ class SqliteStore final : public Store {
   // Prepared once, on first use (the batch's BEGIN and COMMIT too: parsing
   // them showed in the writer's profile).
   std::unique_ptr<Statement> begin_, commit_, save_player_, save_rating_, create_match_,
-      append_event_, finish_match_, prune_log_;
+      append_event_, finish_match_, prune_log_, alive_, clock_from_, drop_clock_from_;
+  // Matches with a clock_from row (written by this process or found by load_unfinished).
+  std::unordered_set<std::string> restored_;
   std::string record_text_;  // FinishMatch's record, encoded (reused)
 };
 
@@ -340,7 +385,10 @@ inarow::expected<std::unique_ptr<Store>, std::string> open_sqlite_store(const st
   const bool schema2 =
       has_table("matches") &&
       !store->integer("SELECT COUNT(*) FROM pragma_table_info('matches') WHERE name = 'record'");
-  const std::string setup = sqlite::setup_script(schema1, schema2);
+  const bool log_without_time =
+      has_table("log") &&
+      !store->integer("SELECT COUNT(*) FROM pragma_table_info('log') WHERE name = 'at_ms'");
+  const std::string setup = sqlite::setup_script(schema1, schema2, log_without_time);
   if (!store->exec("BEGIN IMMEDIATE")) return failed("set up");
   if (!store->exec(setup.c_str())) {
     auto why = failed(setup.find("matches_v3") != std::string::npos ? "migrate" : "set up");

@@ -3,8 +3,26 @@
 
 namespace inarow::server {
 
+namespace {
+
+std::int64_t unix_now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
 StoreWriter::StoreWriter(Store& store, Observer observer)
     : store_(store), observer_(std::move(observer)), thread_([this] { run(); }) {}
+
+void StoreWriter::heartbeat(std::chrono::milliseconds every) {
+  {
+    std::lock_guard lock(mutex_);
+    heartbeat_ = every;
+  }
+  wake_.notify_one();
+}
 
 StoreWriter::~StoreWriter() {
   stop();
@@ -37,10 +55,19 @@ void StoreWriter::run() {
   // Both reused: their capacity follows the largest batch.
   std::vector<StoreOp> ops;
   std::vector<Job> batch;
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point last_beat{};  // long ago: the first commit beats
+  auto beat_due = [&] { return heartbeat_.count() > 0 && Clock::now() - last_beat >= heartbeat_; };
   std::unique_lock lock(mutex_);
   for (;;) {
-    wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
-    if (queue_.empty()) {
+    auto ready = [&] { return stopping_ || !queue_.empty() || beat_due(); };
+    if (heartbeat_.count() > 0) {
+      wake_.wait_until(lock, last_beat + heartbeat_, ready);
+    } else {
+      wake_.wait(lock, ready);
+    }
+    const bool beat = beat_due() && !stopping_;
+    if (queue_.empty() && !beat) {
       if (stopping_) return;
       continue;
     }
@@ -53,6 +80,10 @@ void StoreWriter::run() {
     for (Job& job : batch) {
       for (StoreOp& op : job.ops)
         ops.push_back(std::move(op));
+    }
+    if (beat) {
+      ops.push_back(store_op::Alive{unix_now_ms()});
+      last_beat = Clock::now();
     }
     const auto started = std::chrono::steady_clock::now();
     const bool ok = store_.write(ops).has_value();

@@ -72,7 +72,9 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
   // A match read back from the store: replay its events (before serving).
   bool restore(const MatchRecord& record);
   // After restore: clocks run again, absent players get their grace, bots think.
-  void resume();
+  // The player to move is charged `used`: the part of the turn they had
+  // used before the server stopped (see recovery.h).
+  void resume(Millis used = Millis{0});
 
   // A seated player's command (a MatchCommand); answered with an ack once
   // what it changed is durable, or with an error.

@@ -19,6 +19,7 @@ class MemoryStore final : public Store {
   std::vector<PlayerRecord> load_players() override;
   std::vector<MatchRecord> load_unfinished() override;
   std::optional<MatchRecord> load_match(const std::string& id) override;
+  std::int64_t last_alive_ms() override;
 
   // While set, every write fails and changes nothing.
   void fail_writes(bool fail) { fail_writes_.store(fail); }
@@ -31,6 +32,8 @@ class MemoryStore final : public Store {
   void apply(const store_op::CreateMatch& op);
   void apply(const store_op::AppendEvent& op);
   void apply(const store_op::FinishMatch& op);
+  void apply(const store_op::Alive& op);
+  void apply(const store_op::ClockFrom& op);
 
   mutable std::mutex mutex_;
   std::atomic<bool> fail_writes_{false};
@@ -38,6 +41,7 @@ class MemoryStore final : public Store {
   std::map<std::string, PlayerRecord> players_;
   std::vector<std::string> match_order_;        // by creation
   std::map<std::string, MatchRecord> matches_;  // live ones carry their events
+  std::int64_t alive_ms_ = 0;
 };
 
 }  // namespace inarow::server

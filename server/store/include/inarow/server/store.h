@@ -6,6 +6,12 @@
 // When it ends, FinishMatch files its result and its moves as the game's
 // record; its events are then no longer needed and the store may drop them.
 //
+// Time the server was down is charged to nobody, but time a player to move
+// used before a crash is: every log row carries the wall time its clocks were
+// true at, and the store keeps the last time the server was known alive
+// (Alive, a heartbeat the writer commits). A restore charges the player to
+// move from the one to the other (server/net/src/recovery.cpp).
+//
 // The SQLite store is in sqlite_store.h, an in-memory one for tests in
 // memory_store.h, and the group-committing writer in store_writer.h.
 #pragma once
@@ -55,6 +61,10 @@ struct MatchRecord {
   // (its moves are what those events say). load_unfinished: the events.
   std::vector<MoveRecord> moves;
   std::vector<std::string> events;  // serialized v1::MatchEvent, seq order
+  // With events: the Unix time in ms at which each event's clocks were true
+  // (0: not known, a store from before schema 4). A ClockFrom for the last
+  // event replaces its time.
+  std::vector<std::int64_t> event_ms;
 };
 
 namespace store_op {
@@ -72,7 +82,8 @@ struct CreateMatch {
 struct AppendEvent {
   std::string match_id;
   std::uint64_t seq = 0;
-  std::string blob;  // serialized v1::MatchEvent
+  std::string blob;        // serialized v1::MatchEvent
+  std::int64_t at_ms = 0;  // Unix time when the event's clocks were taken
 };
 struct FinishMatch {
   std::string match_id;
@@ -81,10 +92,24 @@ struct FinishMatch {
   std::int64_t ended_ms = 0;
   std::vector<MoveRecord> moves;  // the game's record, in ply order
 };
+// The server is alive at this time (Unix ms): a heartbeat. A restore charges
+// no thinking time past the last one (nor past the last event).
+struct Alive {
+  std::int64_t at_ms = 0;
+};
+// After a restore: event `seq`'s clocks hold as of `at_ms` (its old time
+// moved on by the time the server was down), so that a second crash charges
+// neither the first downtime nor the first charge again.
+struct ClockFrom {
+  std::string match_id;
+  std::uint64_t seq = 0;
+  std::int64_t at_ms = 0;
+};
 }  // namespace store_op
 
 using StoreOp = std::variant<store_op::SavePlayer, store_op::SaveRating, store_op::CreateMatch,
-                             store_op::AppendEvent, store_op::FinishMatch>;
+                             store_op::AppendEvent, store_op::FinishMatch, store_op::Alive,
+                             store_op::ClockFrom>;
 
 class Store {
  public:
@@ -96,6 +121,8 @@ class Store {
   virtual std::vector<MatchRecord> load_unfinished() = 0;
   // One match: a finished one with its moves, a live one with its events.
   virtual std::optional<MatchRecord> load_match(const std::string& id) = 0;
+  // The last Alive written (0 if none).
+  virtual std::int64_t last_alive_ms() = 0;
 };
 
 }  // namespace inarow::server

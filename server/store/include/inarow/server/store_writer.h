@@ -1,8 +1,14 @@
 // StoreWriter puts a Store behind one thread and commits whatever queued up
 // while the last commit ran as one transaction (group commit); a submitter's
 // callback runs once its ops are durable, and only then may anyone be told.
+//
+// With a heartbeat it also writes an Alive op at least that often (riding in
+// a batch when there is one, alone when the store is idle): the last time the
+// server was known to be alive, up to which a restore charges the player to
+// move for the time they used before a crash.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <functional>
 #include <mutex>
@@ -25,6 +31,10 @@ class StoreWriter {
   StoreWriter& operator=(const StoreWriter&) = delete;
 
   void submit(std::vector<StoreOp> ops, Done done = {});
+  // From now on write an Alive at least this often (the first at once).
+  // Only after a restore has read the last one: a beat before it would
+  // pass the downtime off as time the server was alive.
+  void heartbeat(std::chrono::milliseconds every);
   // Block until everything submitted so far is written.
   void flush();
   void stop();
@@ -38,6 +48,7 @@ class StoreWriter {
 
   Store& store_;
   Observer observer_;
+  std::chrono::milliseconds heartbeat_{0};  // 0: none (guarded by mutex_)
   std::mutex mutex_;
   std::condition_variable wake_;
   std::condition_variable idle_;
