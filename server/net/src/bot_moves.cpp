@@ -51,6 +51,11 @@ void BotMoves::search(Game game, std::string level, BotLane lane, FischerClock c
     std::lock_guard lock(queue_mutex_);
     lanes_[static_cast<int>(lane)].push_back(
         Task{std::move(game), std::move(level), clock, side, std::move(stop), std::move(done)});
+    if (lane == BotLane::person && !running_bots_.empty()) {
+      // A worker is (maybe) busy with bots playing bots: free one now.
+      running_bots_.back()->store(true);
+      running_bots_.pop_back();
+    }
   }
   // One run per queued task: whichever worker takes it runs the most urgent
   // task queued at that moment, not necessarily this one.
@@ -64,12 +69,15 @@ std::size_t BotMoves::queued(BotLane lane) const {
 
 void BotMoves::run_next() {
   std::optional<Task> next;
+  bool bots_lane = false;
   {
     std::lock_guard lock(queue_mutex_);
-    auto& lane = lanes_[0].empty() ? lanes_[1] : lanes_[0];
+    bots_lane = lanes_[0].empty();
+    auto& lane = lanes_[bots_lane ? 1 : 0];
     if (lane.empty()) return;
     next.emplace(std::move(lane.front()));
     lane.pop_front();
+    if (bots_lane) running_bots_.push_back(next->stop);
   }
   Task& task = *next;
   const auto started = SteadyClock::now();
@@ -87,6 +95,10 @@ void BotMoves::run_next() {
   } else {
     // Cancelled while queued: nobody wants this move; any legal one will do.
     choice.move = task.game.legal_moves().front();
+  }
+  if (bots_lane) {
+    std::lock_guard lock(queue_mutex_);
+    std::erase(running_bots_, task.stop);
   }
   metrics_.bot_search.observe(std::chrono::duration<double>(SteadyClock::now() - started).count());
   task.done(choice);

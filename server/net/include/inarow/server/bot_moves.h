@@ -46,7 +46,8 @@ class BotPool {
 
 // Who a search is for. A bot that plays a person is never kept waiting by
 // bots playing bots: the workers take every queued person's search before
-// any bot-vs-bot one.
+// any bot-vs-bot one, and a person's search queued while bot-vs-bot searches
+// run cuts one of them short (that bot plays the best move it has found).
 enum class BotLane : std::uint8_t { person = 0, bots = 1 };
 
 class BotMoves {
@@ -91,6 +92,8 @@ class BotMoves {
   BotPool pool_;
   mutable std::mutex queue_mutex_;
   std::array<std::deque<Task>, 2> lanes_;  // by BotLane
+  // The stop flags of the bot-vs-bot searches running now.
+  std::vector<std::shared_ptr<std::atomic<bool>>> running_bots_;
 };
 
 }  // namespace inarow::server
