@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   std::int64_t idle_ms = config.idle_timeout.count();
   std::int64_t grace_ms = config.reconnect_grace.count();
   std::int64_t http_timeout_ms = config.http_request_timeout.count();
+  std::int64_t unwatched_ms = config.unwatched_grace.count();
   std::string log_level = "info";
   bool no_sync = false;
 
@@ -67,6 +68,29 @@ int main(int argc, char** argv) {
   app.add_option("--reconnect-grace-ms", grace_ms,
                  "How long an absent player keeps an untimed match")
       ->envname("INAROW_RECONNECT_GRACE_MS");
+  app.add_option("--max-human-matches", config.max_human_matches_per_player,
+                 "Live matches against people (seek and private) one player may have")
+      ->envname("INAROW_MAX_HUMAN_MATCHES")
+      ->check(CLI::Range(1, 1000));
+  app.add_option("--max-bot-matches", config.max_bot_matches_per_player,
+                 "Live matches against a bot one player may have")
+      ->envname("INAROW_MAX_BOT_MATCHES")
+      ->check(CLI::Range(1, 1000));
+  app.add_option("--max-bot-vs-bot-per-player", config.max_bot_vs_bot_per_player,
+                 "Live bot-vs-bot matches one player may have started")
+      ->envname("INAROW_MAX_BOT_VS_BOT_PER_PLAYER")
+      ->check(CLI::Range(0, 1000));
+  app.add_option("--max-bot-vs-bot", config.max_bot_vs_bot_total,
+                 "Live bot-vs-bot matches on the whole server")
+      ->envname("INAROW_MAX_BOT_VS_BOT")
+      ->check(CLI::Range(0, 100000));
+  app.add_option("--unwatched-grace-ms", unwatched_ms,
+                 "How long a bot-vs-bot match nobody watches runs on before it is aborted")
+      ->envname("INAROW_UNWATCHED_GRACE_MS");
+  app.add_option("--list-page-size", config.list_page_size,
+                 "Most matches in one listMatches answer")
+      ->envname("INAROW_LIST_PAGE_SIZE")
+      ->check(CLI::Range(1, 1000));
   app.add_option("--log-level", log_level, "trace, debug, info, warn, error")
       ->envname("INAROW_LOG_LEVEL");
   CLI11_PARSE(app, argc, argv);
@@ -74,6 +98,7 @@ int main(int argc, char** argv) {
   config.idle_timeout = std::chrono::milliseconds(idle_ms);
   config.reconnect_grace = std::chrono::milliseconds(grace_ms);
   config.http_request_timeout = std::chrono::milliseconds(http_timeout_ms);
+  config.unwatched_grace = std::chrono::milliseconds(unwatched_ms);
   config.store_full_sync = !no_sync;
   spdlog::set_level(spdlog::level::from_str(log_level));
   spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %l [%t] %v");

@@ -162,6 +162,8 @@ TEST_F(ClientTest, ResignEndsTheMatchWithTheRatingChange) {
   ClientProcess ada(server.url(), "ada", config("ada"));
   ada.send("bot connect4 medium second time 1+1");
   ada.send("wait turn");
+  ada.send("4");  // a resignation before both sides moved would be an abort
+  ada.send("wait turn");
   ada.send("resign");
   ada.send("wait end");
   ada.close_stdin();  // end of input quits, once the lines before it are done
@@ -223,6 +225,10 @@ TEST_F(ClientTest, TwoClientsSeekThenTakebackAndDraw) {
 
   first.send("4");
   ASSERT_TRUE(second.expect("move "));
+  second.send("3");  // both sides move: the draw below is not an abort
+  ASSERT_TRUE(first.expect_if([](const std::string& l) {
+    return starts_with(l, "move ") && field(l, "side") == "second";
+  }));
   first.send("undo");
   auto asked = second.expect("takeback-requested ");
   ASSERT_TRUE(asked) << second.transcript();
@@ -274,12 +280,15 @@ TEST_F(ClientTest, ListAndWatchALiveMatch) {
   EXPECT_EQ(field(*ended, "you"), "-");
 }
 
-// A one-second clock that nobody moves on: the server's flag falls and the
-// client reports it; the clocks it printed count down.
+// A one-second clock: ada moves once, the bot replies, then ada moves no
+// more: the server's flag falls and the client reports it; the clocks it
+// printed count down. (Before both sides moved it would be an abort.)
 TEST_F(ClientTest, TheFlagFallsWhenTheClockRunsOut) {
   ServerProcess server(":memory:");
   ClientProcess ada(server.url(), "ada", config("ada"));
   ada.send("bot tictactoe beginner first time 1s+0");
+  ada.send("b2");
+  ada.send("wait turn");
   ada.send("wait end");
   ada.send("quit");
   const std::string s = started(ada);

@@ -110,6 +110,7 @@ Expected<MatchCore::Events> MatchCore::move_cell(Side by, Cell cell, TimePoint n
   }
   auto played = game_.play(cell);
   if (!played) return fail_with(ProtocolError::illegal_move, played.error().message);
+  moved_[index(by)] = true;
   apply_move_effects(by);
 
   v1::MatchEvent& e = emit(now);
@@ -136,6 +137,13 @@ Expected<MatchCore::Events> MatchCore::move_cell(Side by, Cell cell, TimePoint n
 }
 
 void MatchCore::end(v1::Result result, v1::EndReason reason, TimePoint now, Events& out) {
+  // A game that ends before both sides have moved (a flag, a resignation,
+  // an agreement or an absence before the second side's first move) has no
+  // result to rate: it is aborted, whatever the reason.
+  if (!(moved_[0] && moved_[1]) && reason != v1::END_REASON_LINE &&
+      reason != v1::END_REASON_BOARD_FULL) {
+    result = v1::RESULT_ABORTED;
+  }
   clock_.stop(now);
   result_ = result;
   reason_ = reason;
@@ -226,6 +234,11 @@ Expected<MatchCore::Events> MatchCore::answer_takeback(Side by, bool accept, Tim
   v1::MatchEvent& e = emit(now);
   auto* done = e.mutable_takeback_done();
   done->set_undone(plies);
+  if (setup_.rated) {
+    // A rated game's moves are final: taking one back makes the game unrated.
+    setup_.rated = false;
+    done->set_unrated(true);
+  }
   for (auto& m : move_texts())
     done->add_moves(m);
   out.push_back(e);
@@ -236,6 +249,12 @@ MatchCore::Events MatchCore::check_flag(TimePoint now) {
   Events out;
   if (over() || !clock_.flagged(now)) return out;
   end(win_for(opponent(*clock_.running())), v1::END_REASON_TIMEOUT, now, out);
+  return out;
+}
+
+MatchCore::Events MatchCore::abort(v1::EndReason reason, TimePoint now) {
+  Events out;
+  if (!over()) end(v1::RESULT_ABORTED, reason, now, out);
   return out;
 }
 
@@ -259,6 +278,7 @@ bool MatchCore::replay(const v1::MatchEvent& event) {
     case v1::MatchEvent::kMoveMade: {
       auto played = game_.play(event.move_made().move());
       if (!played) return false;
+      moved_[index(opponent(game_.to_move()))] = true;
       apply_move_effects(opponent(game_.to_move()));
       break;
     }
@@ -279,6 +299,7 @@ bool MatchCore::replay(const v1::MatchEvent& event) {
         game_.undo();
       takeback_by_.reset();
       draw_by_.reset();
+      if (event.takeback_done().unrated()) setup_.rated = false;
       break;
     case v1::MatchEvent::kEnded:
       result_ = event.ended().result();

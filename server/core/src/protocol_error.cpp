@@ -7,6 +7,8 @@ namespace inarow::server {
 // The enum mirrors the wire's ErrorCode value for value.
 static_assert(static_cast<int>(ProtocolError::internal) == inarow::v1::ERROR_INTERNAL);
 static_assert(static_cast<int>(ProtocolError::illegal_move) == inarow::v1::ERROR_ILLEGAL_MOVE);
+static_assert(static_cast<int>(ProtocolError::too_many_matches) ==
+              inarow::v1::ERROR_TOO_MANY_MATCHES);
 static_assert(static_cast<int>(ProtocolError::rate_limited) == inarow::v1::ERROR_RATE_LIMITED);
 static_assert(inarow::v1::ErrorCode_ARRAYSIZE == kProtocolErrorCount);
 
@@ -56,6 +58,8 @@ std::string_view to_string(ProtocolError e) {
       return "shutting_down";
     case ProtocolError::internal:
       return "internal";
+    case ProtocolError::too_many_matches:
+      return "too_many_matches";
   }
   return "unknown";
 }

@@ -1,5 +1,6 @@
 #include "inarow/server/rating.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -28,7 +29,7 @@ Rating glicko2_update(const Rating& player, std::span<const GameResult> games, d
   if (games.empty()) {
     // Step 6 alone: the deviation grows with the volatility.
     const double phi_star = std::sqrt(phi * phi + sigma * sigma);
-    return {player.rating, phi_star * kScale, sigma};
+    return {player.rating, std::min(phi_star * kScale, kStartDeviation), sigma};
   }
 
   // Step 3. The estimated variance v of the rating from the game outcomes.
@@ -83,8 +84,10 @@ Rating glicko2_update(const Rating& player, std::span<const GameResult> games, d
   const double phi_new = 1.0 / std::sqrt(1.0 / (phi_star * phi_star) + 1.0 / v);
   const double mu_new = mu + phi_new * phi_new * delta_sum;
 
-  // Step 8. Back to the familiar scale.
-  return {mu_new * kScale + 1500.0, phi_new * kScale, sigma_new};
+  // Step 8. Back to the familiar scale. The deviation never exceeds where
+  // everyone starts: a player we know something about is never less known
+  // than a newcomer, however volatile the results.
+  return {mu_new * kScale + 1500.0, std::min(phi_new * kScale, kStartDeviation), sigma_new};
 }
 
 }  // namespace inarow::server

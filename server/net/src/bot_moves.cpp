@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstring>
 #include <latch>
+#include <optional>
 #include <random>
 
 namespace inarow::server {
@@ -44,24 +45,63 @@ void BotPool::release(const Variant& v, const std::string& level, std::unique_pt
 BotMoves::BotMoves(asio::thread_pool& workers, Metrics& metrics, std::uint64_t seed)
     : workers_(workers), metrics_(metrics), pool_(seed) {}
 
-void BotMoves::search(Game game, std::string level, Millis budget,
+void BotMoves::search(Game game, std::string level, BotLane lane, FischerClock clock, Side side,
                       std::shared_ptr<std::atomic<bool>> stop, Done done) {
-  asio::post(workers_, [this, game = std::move(game), level = std::move(level), budget,
-                        stop = std::move(stop), done = std::move(done)] {
-    const auto started = SteadyClock::now();
-    // Bots are borrowed per search: their tables are large, matches many.
-    auto bot = pool_.acquire(game.variant(), level);
-    bots::Choice choice;
-    if (bot) {
-      choice = bot->choose(game, bots::MoveBudget{budget, stop.get()});
-      pool_.release(game.variant(), level, std::move(bot));
-    } else {
-      choice.move = game.legal_moves().front();
+  {
+    std::lock_guard lock(queue_mutex_);
+    lanes_[static_cast<int>(lane)].push_back(
+        Task{std::move(game), std::move(level), clock, side, std::move(stop), std::move(done)});
+    if (lane == BotLane::person && !running_bots_.empty()) {
+      // A worker is (maybe) busy with bots playing bots: free one now.
+      running_bots_.back()->store(true);
+      running_bots_.pop_back();
     }
-    metrics_.bot_search.observe(
-        std::chrono::duration<double>(SteadyClock::now() - started).count());
-    done(choice);
-  });
+  }
+  // One run per queued task: whichever worker takes it runs the most urgent
+  // task queued at that moment, not necessarily this one.
+  asio::post(workers_, [this] { run_next(); });
+}
+
+std::size_t BotMoves::queued(BotLane lane) const {
+  std::lock_guard lock(queue_mutex_);
+  return lanes_[static_cast<int>(lane)].size();
+}
+
+void BotMoves::run_next() {
+  std::optional<Task> next;
+  bool bots_lane = false;
+  {
+    std::lock_guard lock(queue_mutex_);
+    bots_lane = lanes_[0].empty();
+    auto& lane = lanes_[bots_lane ? 1 : 0];
+    if (lane.empty()) return;
+    next.emplace(std::move(lane.front()));
+    lane.pop_front();
+    if (bots_lane) running_bots_.push_back(next->stop);
+  }
+  Task& task = *next;
+  const auto started = SteadyClock::now();
+  bots::Choice choice;
+  if (!task.stop->load()) {
+    const Millis budget = BotMoves::budget(task.clock, task.side, task.level, started);
+    // Bots are borrowed per search: their tables are large, matches many.
+    auto bot = pool_.acquire(task.game.variant(), task.level);
+    if (bot) {
+      choice = bot->choose(task.game, bots::MoveBudget{budget, task.stop.get()});
+      pool_.release(task.game.variant(), task.level, std::move(bot));
+    } else {
+      choice.move = task.game.legal_moves().front();
+    }
+  } else {
+    // Cancelled while queued: nobody wants this move; any legal one will do.
+    choice.move = task.game.legal_moves().front();
+  }
+  if (bots_lane) {
+    std::lock_guard lock(queue_mutex_);
+    std::erase(running_bots_, task.stop);
+  }
+  metrics_.bot_search.observe(std::chrono::duration<double>(SteadyClock::now() - started).count());
+  task.done(choice);
 }
 
 Millis BotMoves::budget(const FischerClock& clock, Side side, const std::string& level,

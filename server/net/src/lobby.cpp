@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <string_view>
+
 #include "ids.h"
 
 namespace inarow::server {
@@ -21,9 +24,34 @@ Lobby::Lobby(Strand strand, std::shared_ptr<MatchServices> services, Identity& i
       tick_(strand),
       rng_(services_->config.bot_seed ? services_->config.bot_seed : std::random_device{}()) {}
 
+int Lobby::live_matches(const std::string& player, std::initializer_list<v1::MatchKind> kinds) {
+  const Player* p = identity_.find(player);
+  if (!p) return 0;
+  int n = 0;
+  for (const std::string& id : p->matches) {
+    auto match = matches_.find(id);
+    if (!match || match->over.load(std::memory_order_relaxed)) continue;
+    for (v1::MatchKind k : kinds) {
+      if (match->setup().kind == k) ++n;
+    }
+  }
+  return n;
+}
+
+Expected<void> Lobby::check_human_limit(const std::string& player, const char* who) {
+  const int limit = services_->config.max_human_matches_per_player;
+  if (live_matches(player, {v1::MATCH_KIND_SEEK, v1::MATCH_KIND_PRIVATE}) >= limit) {
+    return fail_with(ProtocolError::too_many_matches,
+                     fmt::format("{} already {} {} live games against people, the most allowed",
+                                 who, std::string_view(who) == "you" ? "have" : "has", limit));
+  }
+  return {};
+}
+
 Expected<void> Lobby::seek(const std::string& player, const v1::Seek& seek) {
   auto terms = check_game(seek.variant(), seek.time_control());
   if (!terms) return inarow::unexpected(terms.error());
+  if (auto ok = check_human_limit(player, "you"); !ok) return ok;
   const std::string pool =
       fmt::format("{}/{}+{}", terms->variant.name, terms->clock.initial.count(),
                   terms->clock.increment.count());
@@ -63,6 +91,12 @@ void Lobby::arm_tick() {
 Expected<std::string> Lobby::play_bot(const std::string& player, const v1::PlayBot& req) {
   auto terms = check_game(req.variant(), req.time_control(), {req.level()});
   if (!terms) return inarow::unexpected(terms.error());
+  if (const int limit = services_->config.max_bot_matches_per_player;
+      live_matches(player, {v1::MATCH_KIND_BOT}) >= limit) {
+    return fail_with(
+        ProtocolError::too_many_matches,
+        fmt::format("you already have {} live games against bots, the most allowed", limit));
+  }
   const std::string& level = terms->levels[0];
   const Side side = from_proto(req.side()).value_or(Side::first);
   std::array<std::string, 2> seats;
@@ -75,15 +109,35 @@ Expected<std::string> Lobby::play_bot(const std::string& player, const v1::PlayB
   return match->id();
 }
 
-Expected<std::string> Lobby::start_bot_match(const v1::StartBotMatch& req) {
+Expected<std::string> Lobby::start_bot_match(const std::string& player,
+                                             const v1::StartBotMatch& req) {
   auto terms =
       check_game(req.variant(), req.time_control(), {req.first_level(), req.second_level()});
   if (!terms) return inarow::unexpected(terms.error());
+  std::erase_if(bot_vs_bot_, [&](const auto& kv) {
+    auto match = matches_.find(kv.first);
+    return !match || match->over.load(std::memory_order_relaxed);
+  });
+  if (const int limit = services_->config.max_bot_vs_bot_total; std::ssize(bot_vs_bot_) >= limit) {
+    return fail_with(ProtocolError::too_many_matches,
+                     fmt::format("the server already runs {} bot-vs-bot matches, the most it "
+                                 "allows; watch one of them or try later",
+                                 limit));
+  }
+  if (const int limit = services_->config.max_bot_vs_bot_per_player;
+      std::count_if(bot_vs_bot_.begin(), bot_vs_bot_.end(),
+                    [&](const auto& kv) { return kv.second == player; }) >= limit) {
+    return fail_with(ProtocolError::too_many_matches,
+                     fmt::format("you already started {} live bot-vs-bot matches, the most "
+                                 "allowed",
+                                 limit));
+  }
   const std::string& first = terms->levels[0];
   const std::string& second = terms->levels[1];
   auto match =
       create_match(std::move(terms->variant), v1::MATCH_KIND_BOT_VS_BOT, true, terms->clock,
                    {identity_.bot(first).id, identity_.bot(second).id}, {first, second});
+  bot_vs_bot_[match->id()] = player;
   return match->id();
 }
 
@@ -91,6 +145,7 @@ Expected<std::string> Lobby::create_private(const std::string& player,
                                             const v1::CreatePrivate& req) {
   auto terms = check_game(req.variant(), req.time_control());
   if (!terms) return inarow::unexpected(terms.error());
+  if (auto ok = check_human_limit(player, "you"); !ok) return inarow::unexpected(ok.error());
   // One open private game per player: a new one replaces the old.
   std::erase_if(privates_, [&](const auto& kv) { return kv.second.creator == player; });
   static constexpr char kAlphabet[] = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
@@ -113,13 +168,19 @@ Expected<std::string> Lobby::join_private(const std::string& player, const v1::J
   if (it->second.creator == player) {
     return fail_with(ProtocolError::bad_request, "you cannot join your own game");
   }
+  if (auto ok = check_human_limit(player, "you"); !ok) return inarow::unexpected(ok.error());
+  if (auto ok = check_human_limit(it->second.creator, "the game's creator"); !ok) {
+    return inarow::unexpected(ok.error());
+  }
   PrivateGame game = it->second;
+  const std::string code = it->first;
   privates_.erase(it);
   std::array<std::string, 2> seats;
   seats[index(game.side)] = game.creator;
   seats[index(opponent(game.side))] = player;
   auto match =
       create_match(game.variant, v1::MATCH_KIND_PRIVATE, game.rated, game.clock, seats, {});
+  private_codes_[match->id()] = code;
   return match->id();
 }
 
@@ -159,10 +220,28 @@ std::shared_ptr<MatchActor> Lobby::create_match(Variant variant, v1::MatchKind k
   return actor;
 }
 
-v1::MatchList Lobby::list() const {
+v1::MatchList Lobby::list(const v1::ListMatches& req) const {
+  const auto listed = [](const MatchActor& m) {
+    return !m.over.load(std::memory_order_relaxed) && m.setup().kind != v1::MATCH_KIND_PRIVATE;
+  };
+  const std::size_t cap = static_cast<std::size_t>(std::max(1, services_->config.list_page_size));
+  const std::size_t limit = req.limit() == 0 ? cap : std::min<std::size_t>(req.limit(), cap);
   v1::MatchList list;
+  std::uint32_t total = 0;
   for (const auto& [id, match] : matches_.all()) {
-    if (match->over) continue;
+    if (listed(*match)) ++total;
+  }
+  list.set_total(total);
+  const auto& all = matches_.all();
+  for (auto it = req.after().empty() ? all.begin() : all.upper_bound(req.after()); it != all.end();
+       ++it) {
+    const auto& [id, match] = *it;
+    if (!listed(*match)) continue;
+    if (static_cast<std::size_t>(list.matches_size()) == limit) {
+      // More follow: the cursor is the last id on this page.
+      list.set_next(list.matches(list.matches_size() - 1).match_id());
+      break;
+    }
     auto* s = list.add_matches();
     const MatchSetup& setup = match->setup();
     s->set_match_id(id);
@@ -181,6 +260,13 @@ v1::MatchList Lobby::list() const {
   return list;
 }
 
+bool Lobby::may_watch(const std::string& player, const MatchActor& match,
+                      const std::string& code) const {
+  if (match.setup().kind != v1::MATCH_KIND_PRIVATE || match.seat_of(player)) return true;
+  auto it = private_codes_.find(match.id());
+  return it != private_codes_.end() && !code.empty() && it->second == code;
+}
+
 void Lobby::match_ended(const std::string& match_id) {
   auto timer = std::make_shared<asio::steady_timer>(strand_, services_->config.reconnect_grace);
   timer->async_wait([this, owner = owner_.lock(), timer, match_id](ErrorCode) {
@@ -189,6 +275,8 @@ void Lobby::match_ended(const std::string& match_id) {
     for (int s = 0; s < 2; ++s) {
       if (Player* p = identity_.find(match->setup().seats[s].player_id)) p->matches.erase(match_id);
     }
+    private_codes_.erase(match_id);
+    bot_vs_bot_.erase(match_id);
     matches_.retire(match_id);
   });
   if (shutting_down_) timer->cancel();

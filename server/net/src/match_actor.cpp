@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <boost/asio/post.hpp>
 
 #include "game_record.h"
@@ -31,7 +32,8 @@ MatchActor::MatchActor(std::shared_ptr<MatchServices> services, MatchSetup setup
       strand_(asio::make_strand(services_->ioc)),
       core_(std::move(setup)),
       flag_timer_(strand_),
-      grace_timers_{asio::steady_timer(strand_), asio::steady_timer(strand_)} {}
+      grace_timers_{asio::steady_timer(strand_), asio::steady_timer(strand_)},
+      unwatched_timer_(strand_) {}
 
 std::optional<Side> MatchActor::seat_of(const std::string& player_id) const {
   for (int s = 0; s < 2; ++s) {
@@ -45,6 +47,7 @@ void MatchActor::start(std::vector<std::pair<std::weak_ptr<Connection>, Side>> s
     for (auto& [connection, side] : seated)
       self->subscribe(connection, side);
     auto events = self->core_.start(SteadyClock::now());
+    self->check_watchers();
     const MatchSetup& s = self->setup();
     MatchRecord rec;
     rec.id = s.id;
@@ -79,6 +82,7 @@ void MatchActor::resume(Millis used) {
     for (int s = 0; s < 2; ++s) {
       if (!self->setup().seats[s].bot) self->start_grace(static_cast<Side>(s));
     }
+    self->check_watchers();
     self->after_change();
   });
 }
@@ -126,6 +130,7 @@ void MatchActor::shutdown() {
     self->flag_timer_.cancel();
     for (auto& t : self->grace_timers_)
       t.cancel();
+    self->unwatched_timer_.cancel();
     if (self->search_stop_) self->search_stop_->store(true);
   });
 }
@@ -153,6 +158,7 @@ void MatchActor::subscribe(const std::weak_ptr<Connection>& connection, std::opt
   }
   subs_.push_back({connection, c.get(), side});
   if (!side) ++spectators;
+  check_watchers();
 }
 
 void MatchActor::unsubscribe(Connection* key) {
@@ -160,6 +166,36 @@ void MatchActor::unsubscribe(Connection* key) {
     if (s.key != key) return false;
     if (!s.side) --spectators;
     return true;
+  });
+  check_watchers();
+}
+
+// A bot-vs-bot match is played for whoever watches it: once its starter and
+// every spectator are gone for the grace, it is aborted (and its searches
+// stop taking the bot workers from anyone).
+void MatchActor::check_watchers() {
+  if (setup().kind != v1::MATCH_KIND_BOT_VS_BOT || core_.over() || stopped_ || paused_) return;
+  const bool watched = std::any_of(subs_.begin(), subs_.end(),
+                                   [](const Subscriber& s) { return !s.connection.expired(); });
+  if (watched) {
+    if (unwatched_armed_) {
+      unwatched_armed_ = false;
+      unwatched_timer_.cancel();
+    }
+    return;
+  }
+  if (unwatched_armed_) return;
+  unwatched_armed_ = true;
+  const std::uint64_t generation = ++unwatched_generation_;
+  unwatched_timer_.expires_after(services_->config.unwatched_grace);
+  unwatched_timer_.async_wait([self = shared_from_this(), generation](ErrorCode ec) {
+    if (ec || !self->unwatched_armed_ || generation != self->unwatched_generation_ ||
+        self->stopped_ || self->paused_) {
+      return;
+    }
+    self->unwatched_armed_ = false;
+    spdlog::debug("match_unwatched match={}", self->id());
+    self->commit(self->core_.abort(v1::END_REASON_ABANDONED, SteadyClock::now()), {}, {});
   });
 }
 
@@ -305,6 +341,7 @@ void MatchActor::publish(const std::vector<OutgoingPtr>& outs, std::uint64_t las
   if (!outs.empty()) published_seq_ = last_seq;
   if (ack) send(reply->connection, std::move(ack));  // the asker does not follow the match
   flush_attaches();
+  check_watchers();
   if (core_.over() && !over.exchange(true)) {
     spdlog::debug("match_ended match={} result={} reason={} plies={}", id(),
                   v1::Result_Name(core_.result()), v1::EndReason_Name(core_.end_reason()),
@@ -322,6 +359,8 @@ void MatchActor::after_change() {
     flag_timer_.cancel();
     for (auto& t : grace_timers_)
       t.cancel();
+    unwatched_armed_ = false;
+    unwatched_timer_.cancel();
     cancel_search();
     return;
   }
@@ -353,8 +392,9 @@ void MatchActor::maybe_start_search() {
   searching_ = true;
   const std::uint64_t generation = ++search_generation_;
   search_stop_ = std::make_shared<std::atomic<bool>>(false);
-  const Millis budget = BotMoves::budget(core_.clock(), side, seat.level, SteadyClock::now());
-  services_->bots.search(core_.game(), seat.level, budget, search_stop_,
+  // A bot that plays a person goes ahead of bots that play bots.
+  const BotLane lane = setup().kind == v1::MATCH_KIND_BOT_VS_BOT ? BotLane::bots : BotLane::person;
+  services_->bots.search(core_.game(), seat.level, lane, core_.clock(), side, search_stop_,
                          [self = shared_from_this(), generation](const bots::Choice& choice) {
                            asio::post(self->strand_, [self, choice, generation] {
                              self->on_bot_move(choice, generation);

@@ -258,8 +258,13 @@ void Router::State::on_receive(const ConnectionPtr& from, v1::ClientMessage& msg
       answer(lobby.join_private(player_id, msg.join_private()));
       break;
     case v1::ClientMessage::kWatch: {
-      auto match = match_for(msg.watch().match_id());
-      if (!match) break;
+      auto match = matches.find(msg.watch().match_id());
+      // A private game is not there for whoever lacks its code.
+      if (!match || !lobby.may_watch(player_id, *match, msg.watch().code())) {
+        send_error(from, rid, {ProtocolError::unknown_match, "no match " + msg.watch().match_id()},
+                   msg.watch().match_id());
+        break;
+      }
       std::optional<std::uint64_t> after;
       if (msg.watch().after_seq() > 0) after = msg.watch().after_seq();
       identity.watching(from.get())->insert(match->id());
@@ -275,12 +280,12 @@ void Router::State::on_receive(const ConnectionPtr& from, v1::ClientMessage& msg
     case v1::ClientMessage::kListMatches: {
       v1::ServerMessage m;
       m.set_request_id(rid);
-      *m.mutable_match_list() = lobby.list();
+      *m.mutable_match_list() = lobby.list(msg.list_matches());
       send(from, make_outgoing(std::move(m)));
       break;
     }
     case v1::ClientMessage::kStartBotMatch: {
-      auto id = lobby.start_bot_match(msg.start_bot_match());
+      auto id = lobby.start_bot_match(player_id, msg.start_bot_match());
       answer(id);
       if (!id) break;
       // The asker watches the match from its start.

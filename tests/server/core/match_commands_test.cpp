@@ -93,7 +93,8 @@ TEST(MatchCommands, EachAppliesItsOwnChange) {
                       ->apply(core, Side::first, with_match(Message::kAnswerDraw, "m1"), now);
   ASSERT_TRUE(accepted);
   EXPECT_TRUE(core.over());
-  EXPECT_EQ(core.result(), v1::RESULT_DRAW);
+  EXPECT_EQ(core.end_reason(), v1::END_REASON_AGREEMENT);
+  EXPECT_EQ(core.result(), v1::RESULT_ABORTED);  // agreed before the second side moved
 
   auto late = find_match_command(with_match(Message::kResign, "m1"))
                   ->apply(core, Side::first, with_match(Message::kResign, "m1"), now);

@@ -101,6 +101,7 @@ TEST(MatchCore, BadMovesChangeNothing) {
 TEST(MatchCore, ResignGivesTheOpponentTheWin) {
   MatchCore m(ttt_setup());
   m.start(TimePoint{});
+  play(m, {"b2", "a1"}, TimePoint{});  // before both sides moved it would be an abort
   auto e = m.resign(Side::first, TimePoint{});
   ASSERT_TRUE(e);
   ASSERT_EQ(e->size(), 1u);
@@ -111,6 +112,7 @@ TEST(MatchCore, ResignGivesTheOpponentTheWin) {
 TEST(MatchCore, DrawOfferDeclinedThenAccepted) {
   MatchCore m(ttt_setup());
   m.start(TimePoint{});
+  play(m, {"b2", "a1"}, TimePoint{});  // an agreement before both sides moved is an abort
   ASSERT_TRUE(m.offer_draw(Side::first, TimePoint{}));
   EXPECT_EQ(m.draw_offered_by(), Side::first);
   auto self_answer = m.answer_draw(Side::first, true, TimePoint{});
@@ -180,7 +182,8 @@ TEST(MatchCore, ClocksRideOnEveryEventAndTheFlagFalls) {
   EXPECT_TRUE(m.check_flag(t0 + 1299ms).empty());
   auto flag = m.check_flag(t0 + 1300ms);
   ASSERT_EQ(flag.size(), 1u);
-  EXPECT_EQ(flag[0].ended().result(), v1::RESULT_FIRST_WINS);
+  // The second side never moved: the match is aborted, not won.
+  EXPECT_EQ(flag[0].ended().result(), v1::RESULT_ABORTED);
   EXPECT_EQ(flag[0].ended().reason(), v1::END_REASON_TIMEOUT);
   EXPECT_EQ(flag[0].clocks().second_ms(), 0);
   EXPECT_EQ(flag[0].clocks().running(), v1::SIDE_UNSPECIFIED);

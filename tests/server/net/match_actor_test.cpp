@@ -170,10 +170,11 @@ TEST_F(MatchActorTest, TheFlagFallsOnTheActorsTimer) {
   ASSERT_TRUE(events_reach(*b_, 2));
   const auto end = b_->events()[1];
   ASSERT_TRUE(end.has_ended()) << end.DebugString();
-  EXPECT_EQ(end.ended().result(), v1::RESULT_SECOND_WINS);
+  // Nobody moved: aborted, and nobody's rating changes.
+  EXPECT_EQ(end.ended().result(), v1::RESULT_ABORTED);
   EXPECT_EQ(end.ended().reason(), v1::END_REASON_TIMEOUT);
   EXPECT_EQ(end.clocks().first_ms(), 0);
-  EXPECT_EQ(end.ended().ratings_size(), 2);
+  EXPECT_EQ(end.ended().ratings_size(), 0);
   ASSERT_TRUE(run_until([&] { return !ended().empty(); }));
   EXPECT_EQ(ended(), std::vector<std::string>{"m-test"});
   EXPECT_TRUE(actor->over.load());
@@ -195,7 +196,7 @@ TEST_F(MatchActorTest, AnAbsentPlayerForfeitsAfterTheGrace) {
   EXPECT_TRUE(events[1].has_presence());
   EXPECT_FALSE(events[1].presence().connected());
   ASSERT_TRUE(events[2].has_ended());
-  EXPECT_EQ(events[2].ended().result(), v1::RESULT_FIRST_WINS);
+  EXPECT_EQ(events[2].ended().result(), v1::RESULT_ABORTED);  // before any move
   EXPECT_EQ(events[2].ended().reason(), v1::END_REASON_ABANDONED);
 }
 

@@ -164,9 +164,17 @@ TEST_F(RouterTest, LobbyRequestsAreAnswered) {
   list.mutable_list_matches();
   const auto listed = request(a_, list);
   ASSERT_TRUE(listed.has_match_list());
-  ASSERT_EQ(listed.match_list().matches_size(), 1);
-  EXPECT_EQ(listed.match_list().matches(0).match_id(), joined.ack().match_id());
-  EXPECT_EQ(listed.match_list().matches(0).variant(), "connect4");
+  EXPECT_EQ(listed.match_list().matches_size(), 0);  // private games are not listed
+  EXPECT_EQ(listed.match_list().total(), 0u);
+  v1::ClientMessage play;
+  play.mutable_play_bot()->set_variant("connect4");
+  play.mutable_play_bot()->set_level("easy");
+  const auto bot_game = request(a_, play);
+  ASSERT_TRUE(bot_game.has_ack());
+  const auto relisted = request(a_, list);
+  ASSERT_EQ(relisted.match_list().matches_size(), 1);
+  EXPECT_EQ(relisted.match_list().matches(0).match_id(), bot_game.ack().match_id());
+  EXPECT_EQ(relisted.match_list().matches(0).variant(), "connect4");
 }
 
 TEST_F(RouterTest, ShutdownSaysGoodbyeAndRefusesWhatFollows) {

@@ -432,7 +432,7 @@ TEST(ServerPeople, ResignDrawsAndTakebacks) {
   Paired q(server.port());
   expect_ack(q.b.request(resign_message(q.match)));
   auto end = expect_event(q.a, Kind::kEnded, 2);
-  EXPECT_EQ(end.ended().result(), v1::RESULT_FIRST_WINS);
+  EXPECT_EQ(end.ended().result(), v1::RESULT_ABORTED);  // resigned before any move
   EXPECT_EQ(end.ended().reason(), v1::END_REASON_RESIGNATION);
 }
 
@@ -452,7 +452,7 @@ TEST(ServerClock, TheFlagFallsOnTheServersTimer) {
   const auto waited = std::chrono::steady_clock::now() - t0;
   ASSERT_TRUE(end.has_ended()) << end.DebugString();
   EXPECT_EQ(end.seq(), 3u);
-  EXPECT_EQ(end.ended().result(), v1::RESULT_FIRST_WINS);
+  EXPECT_EQ(end.ended().result(), v1::RESULT_ABORTED);  // b never moved
   EXPECT_EQ(end.ended().reason(), v1::END_REASON_TIMEOUT);
   EXPECT_EQ(end.clocks().second_ms(), 0);
   EXPECT_GE(waited, 350ms);
@@ -469,7 +469,7 @@ TEST(ServerClock, AnAbsentPlayerOfAnUntimedMatchForfeitsAfterTheGrace) {
   EXPECT_EQ(gone.presence().side(), v1::SIDE_SECOND);
   EXPECT_FALSE(gone.presence().connected());
   auto end = expect_event(p.a, Kind::kEnded, 3);
-  EXPECT_EQ(end.ended().result(), v1::RESULT_FIRST_WINS);
+  EXPECT_EQ(end.ended().result(), v1::RESULT_ABORTED);  // left before any move
   EXPECT_EQ(end.ended().reason(), v1::END_REASON_ABANDONED);
 }
 

@@ -44,6 +44,19 @@ struct ServerConfig {
   Millis handshake_timeout{10'000};
   Millis reconnect_grace{60'000};  // an untimed match's absent player forfeits after this
   Millis matchmaker_tick{250};
+  // Live matches one player may have at once, per kind (ERROR_TOO_MANY_MATCHES
+  // beyond): against people (seek and private games), against a bot, and
+  // bot-vs-bot matches the player started; and bot-vs-bot matches on the
+  // whole server.
+  int max_human_matches_per_player = 8;
+  int max_bot_matches_per_player = 4;
+  int max_bot_vs_bot_per_player = 2;
+  int max_bot_vs_bot_total = 16;
+  // A bot-vs-bot match that nobody watches (its starter and every spectator
+  // gone) for this long is aborted.
+  Millis unwatched_grace{10'000};
+  // listMatches answers at most this many matches a page.
+  int list_page_size = 50;
   MatchmakerPolicy matchmaker;
   std::uint64_t bot_seed = 0;  // 0: random
 };

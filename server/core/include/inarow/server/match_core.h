@@ -3,6 +3,9 @@
 // No sockets, no threads: the match actor (net/match_actor.h) owns one and touches it
 // only on its strand; tests drive it directly with made-up time points.
 //
+// A match that ends before both sides have moved (each at least once, even
+// if taken back since) is aborted (RESULT_ABORTED, unrated), whatever ended it.
+//
 // Every command either fails with a ProtocolError and changes nothing, or
 // returns the events it caused, already numbered and in the log.
 #pragma once
@@ -61,12 +64,15 @@ class MatchCore {
   // Offering when the opponent already offered accepts their offer.
   Expected<Events> offer_draw(Side by, TimePoint now);
   Expected<Events> answer_draw(Side by, bool accept, TimePoint now);
+  // A takeback granted in a rated match makes it unrated (TakebackDone.unrated).
   Expected<Events> request_takeback(Side by, TimePoint now);
   Expected<Events> answer_takeback(Side by, bool accept, TimePoint now);
   // Ends the match if the running side's flag has fallen.
   Events check_flag(TimePoint now);
   // A player stayed away past the grace period of an untimed match.
   Events abandon(Side who, TimePoint now);
+  // Ends the match without a result (RESULT_ABORTED, unrated).
+  Events abort(v1::EndReason reason, TimePoint now);
   Events presence(Side who, bool connected, TimePoint now);
 
   // Restore: apply a stored event (seq must follow the log), then resume the
@@ -110,6 +116,7 @@ class MatchCore {
   v1::EndReason reason_ = v1::END_REASON_UNSPECIFIED;
   std::optional<Side> draw_by_;
   std::optional<Side> takeback_by_;
+  std::array<bool, 2> moved_{};  // each side has made a move (even one taken back since)
 };
 
 }  // namespace inarow::server

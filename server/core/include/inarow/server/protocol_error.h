@@ -34,8 +34,9 @@ enum class ProtocolError : std::uint8_t {
   too_many_connections,
   shutting_down,
   internal,
+  too_many_matches,
 };
-inline constexpr int kProtocolErrorCount = static_cast<int>(ProtocolError::internal) + 1;
+inline constexpr int kProtocolErrorCount = static_cast<int>(ProtocolError::too_many_matches) + 1;
 
 std::string_view to_string(ProtocolError e);
 

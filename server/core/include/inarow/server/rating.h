@@ -7,9 +7,12 @@
 
 namespace inarow::server {
 
+// Everyone's deviation at the start, and its ceiling ever after.
+inline constexpr double kStartDeviation = 350.0;
+
 struct Rating {
   double rating = 1500.0;
-  double deviation = 350.0;
+  double deviation = kStartDeviation;
   double volatility = 0.06;
 };
 
@@ -22,6 +25,7 @@ struct GameResult {
 inline constexpr double kGlickoTau = 0.5;
 
 // One rating period. With no games only the deviation grows (step 6).
+// The deviation is clamped to kStartDeviation.
 Rating glicko2_update(const Rating& player, std::span<const GameResult> games,
                       double tau = kGlickoTau);
 

@@ -4,8 +4,10 @@
 // worker, to post to its own strand.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -42,6 +44,12 @@ class BotPool {
   std::map<std::pair<std::string, std::string>, std::vector<std::unique_ptr<bots::Bot>>> free_;
 };
 
+// Who a search is for. A bot that plays a person is never kept waiting by
+// bots playing bots: the workers take every queued person's search before
+// any bot-vs-bot one, and a person's search queued while bot-vs-bot searches
+// run cuts one of them short (that bot plays the best move it has found).
+enum class BotLane : std::uint8_t { person = 0, bots = 1 };
+
 class BotMoves {
  public:
   using Done = std::function<void(const bots::Choice&)>;
@@ -49,10 +57,15 @@ class BotMoves {
   // Searches run on `workers`, which must outlive every search.
   BotMoves(boost::asio::thread_pool& workers, Metrics& metrics, std::uint64_t seed);
 
-  // Search `game` as the bot of `level` for at most `budget` (0: the level's
-  // own limits) or until *stop; `done` gets the choice on the worker.
-  void search(Game game, std::string level, Millis budget, std::shared_ptr<std::atomic<bool>> stop,
-              Done done);
+  // Search `game` as the bot of `level` for `side`, or until *stop; `done`
+  // gets the choice on the worker. The budget comes from `clock` (see
+  // budget()) when a worker takes the search, not when it is queued: time
+  // spent in the queue is time the bot no longer has to think, so it does
+  // not plan to think past its flag.
+  void search(Game game, std::string level, BotLane lane, FischerClock clock, Side side,
+              std::shared_ptr<std::atomic<bool>> stop, Done done);
+  // Searches waiting for a worker, per lane.
+  std::size_t queued(BotLane lane) const;
 
   // The time to think with this clock: a slice of what is left plus most of
   // the increment, at most the level's own time; 0 without a clock.
@@ -64,9 +77,23 @@ class BotMoves {
   static void tune_workers(boost::asio::thread_pool& workers, int threads, int nice);
 
  private:
+  struct Task {
+    Game game;
+    std::string level;
+    FischerClock clock;
+    Side side;
+    std::shared_ptr<std::atomic<bool>> stop;
+    Done done;
+  };
+  void run_next();
+
   boost::asio::thread_pool& workers_;
   Metrics& metrics_;
   BotPool pool_;
+  mutable std::mutex queue_mutex_;
+  std::array<std::deque<Task>, 2> lanes_;  // by BotLane
+  // The stop flags of the bot-vs-bot searches running now.
+  std::vector<std::shared_ptr<std::atomic<bool>>> running_bots_;
 };
 
 }  // namespace inarow::server

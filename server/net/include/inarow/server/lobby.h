@@ -9,6 +9,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <random>
@@ -38,14 +39,20 @@ class Lobby {
   bool cancel_seek(const std::string& player) { return matchmaker_.remove(player); }
   // A game against a bot: the new match's id.
   Expected<std::string> play_bot(const std::string& player, const inarow::v1::PlayBot& request);
-  Expected<std::string> start_bot_match(const inarow::v1::StartBotMatch& request);
+  // Bot-vs-bot: `player` asked for it (and is counted against its limit).
+  Expected<std::string> start_bot_match(const std::string& player,
+                                        const inarow::v1::StartBotMatch& request);
   // A private game waiting for whoever has its code: the code.
   Expected<std::string> create_private(const std::string& player,
                                        const inarow::v1::CreatePrivate& request);
   // Join one: the new match's id.
   Expected<std::string> join_private(const std::string& player,
                                      const inarow::v1::JoinPrivate& request);
-  inarow::v1::MatchList list() const;
+  // One page of the live public matches (private games are not listed).
+  inarow::v1::MatchList list(const inarow::v1::ListMatches& request) const;
+  // Whether `player` may watch `match`: a private game only with its code,
+  // or by its own players.
+  bool may_watch(const std::string& player, const MatchActor& match, const std::string& code) const;
 
   // Pair whoever can be paired now.
   void run_matchmaker();
@@ -69,6 +76,9 @@ class Lobby {
                                            std::array<std::string, 2> levels);
   Seat seat_for(const Player& p, const Variant& v, std::string level) const;
   void arm_tick();
+  // Live matches of these kinds that `player` is seated in.
+  int live_matches(const std::string& player, std::initializer_list<inarow::v1::MatchKind> kinds);
+  Expected<void> check_human_limit(const std::string& player, const char* who);
 
   Strand strand_;
   std::weak_ptr<const void> owner_;
@@ -76,8 +86,10 @@ class Lobby {
   Identity& identity_;
   MatchRegistry& matches_;
   Matchmaker matchmaker_;
-  std::map<std::string, ClockSetting> seek_clocks_;        // pool -> time control
-  std::unordered_map<std::string, PrivateGame> privates_;  // by code
+  std::map<std::string, ClockSetting> seek_clocks_;             // pool -> time control
+  std::unordered_map<std::string, PrivateGame> privates_;       // by code
+  std::unordered_map<std::string, std::string> private_codes_;  // started private match -> code
+  std::map<std::string, std::string> bot_vs_bot_;  // live bot-vs-bot match -> who started it
   boost::asio::steady_timer tick_;
   bool ticking_ = false;
   bool shutting_down_ = false;

@@ -119,6 +119,7 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
                const std::optional<Reply>& reply);
   void after_change();
   void start_grace(Side side);
+  void check_watchers();
   void maybe_start_search();
   void cancel_search();
   void on_bot_move(const bots::Choice& choice, std::uint64_t generation);
@@ -133,6 +134,9 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
   std::uint64_t published_seq_ = 0;
   boost::asio::steady_timer flag_timer_;
   std::array<boost::asio::steady_timer, 2> grace_timers_;
+  boost::asio::steady_timer unwatched_timer_;
+  bool unwatched_armed_ = false;
+  std::uint64_t unwatched_generation_ = 0;
   std::shared_ptr<std::atomic<bool>> search_stop_;
   std::uint64_t search_generation_ = 0;
   bool searching_ = false;

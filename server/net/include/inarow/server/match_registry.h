@@ -2,9 +2,9 @@
 // a returning player still hears the end). Used on the router's strand only.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
-#include <unordered_map>
 
 #include "inarow/server/match_actor.h"
 
@@ -12,7 +12,9 @@ namespace inarow::server {
 
 class MatchRegistry {
  public:
-  using Map = std::unordered_map<std::string, std::shared_ptr<MatchActor>>;
+  // Ordered by id: ids begin with their creation time, so the list pages
+  // through the matches oldest first with the last id seen as the cursor.
+  using Map = std::map<std::string, std::shared_ptr<MatchActor>>;
 
   void add(std::shared_ptr<MatchActor> match) { matches_[match->id()] = std::move(match); }
   std::shared_ptr<MatchActor> find(const std::string& id) const {
