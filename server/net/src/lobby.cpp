@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include "ids.h"
+#include "inarow/common/json.h"
 
 namespace inarow::server {
 
@@ -108,7 +109,8 @@ Expected<std::string> Lobby::create_private(const std::string& player,
 Expected<std::string> Lobby::join_private(const std::string& player, const v1::JoinPrivate& req) {
   auto it = privates_.find(req.code());
   if (it == privates_.end()) {
-    return fail_with(ProtocolError::unknown_code, "no open game with code '" + req.code() + "'");
+    return fail_with(ProtocolError::unknown_code,
+                     "no open game with code '" + json::echo(req.code()) + "'");
   }
   if (it->second.creator == player) {
     return fail_with(ProtocolError::bad_request, "you cannot join your own game");
