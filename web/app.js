@@ -98,6 +98,13 @@ async function greet(who) {
       setStatus('');
       return showName();
     }
+    if (e.code === 'ERROR_BAD_REQUEST' && who.name !== undefined) {
+      // The server refused the name (a control character, a bot's name…): say why on the form.
+      showName();
+      $('#name-error').textContent = e.message;
+      $('#name-error').hidden = false;
+      return;
+    }
     if (!conn.open) return;  // the socket went while we waited: a reconnect is planned
     return setStatus(e.message, 'error');
   }
@@ -109,9 +116,11 @@ async function greet(who) {
   me = { playerId: w.playerId, name: w.name };
   $('#me').textContent = w.name;
   setStatus('');
-  // Forget cursors of matches that are no longer live.
+  // Forget cursors of matches the server no longer sends; a match that
+  // ended while we were away (endedMatches) still gets its end.
   const live = new Set(w.matches || []);
-  store.cursors = Object.fromEntries(Object.entries(store.cursors).filter(([id]) => live.has(id)));
+  const coming = new Set([...live, ...(w.endedMatches || [])]);
+  store.cursors = Object.fromEntries(Object.entries(store.cursors).filter(([id]) => coming.has(id)));
   if (pendingJoin) {
     const code = pendingJoin;
     pendingJoin = null;
@@ -128,7 +137,7 @@ async function greet(who) {
   // Back to the match on screen (its events and state are on their way), or
   // to any live match of ours, or to the lobby.
   const current = store.current;
-  if (current && live.has(current)) return;
+  if (current && coming.has(current)) return;
   if (live.size) {
     store.current = [...live][0];
     return;
@@ -583,8 +592,8 @@ function variantChoice() {
   return `mnk:${m},${n},${k}${$('#gravity').checked ? ',gravity' : ''}`;
 }
 
-// The input's `required` lets a name of spaces through; the server would take
-// it trimmed to nothing, so the form says so instead of doing nothing.
+// The input's `required` lets a name of spaces through; the server would
+// refuse it, so the form says so at once.
 $('#name-form').addEventListener('submit', async (e) => {
   e.preventDefault();
   const name = $('#name').value.trim();

@@ -22,9 +22,9 @@ export function boardStyle(v) {
 
 const letter = (col) => String.fromCharCode(97 + col);
 
-// The name of a column under gravity, as the server writes it.
+// The name of a column under gravity, as the server writes it: its number.
 export function columnName(v, col) {
-  return v.width <= 9 ? String(col + 1) : letter(col);
+  return String(col + 1);
 }
 
 export function cellName(col, row) {

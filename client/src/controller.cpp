@@ -234,6 +234,8 @@ void Controller::on_welcome(const v1::ServerMessage& m) {
   hooks_.save_profile(profile_);
   for (const auto& id : w.matches())
     resuming_.insert(id);
+  for (const auto& id : w.ended_matches())  // their end is on its way
+    resuming_.insert(id);
   // A match of ours the server no longer has live ended long ago (or with a
   // server that kept nothing): forget it rather than wait for it.
   for (auto it = views_.begin(); it != views_.end();) {

@@ -23,13 +23,16 @@ std::string render_board(const MatchView& view, const Style& style) {
   const auto& line = view.winning_line();
   const int label_width = v.height >= 10 ? 2 : 1;
 
+  // Under gravity a column is named by its number, as moves are typed;
+  // two-digit numbers take the column's cell and the space before it.
   auto column_name = [&](int c) {
-    return v.gravity && v.width <= 9 ? std::string(1, char('1' + c))
-                                     : std::string(1, char('a' + c));
+    if (!v.gravity) return " " + std::string(1, char('a' + c)) + " ";
+    const std::string n = std::to_string(c + 1);
+    return (n.size() == 1 ? " " : "") + n + " ";
   };
   std::string header(static_cast<std::size_t>(label_width) + 1, ' ');
   for (int c = 0; c < v.width; ++c)
-    header += " " + column_name(c) + " ";
+    header += column_name(c);
   header += "\n";
 
   std::string out = paint(header, sgr::dim, style);

@@ -1,43 +1,26 @@
 #include "inarow/common/json.h"
 
+#include <algorithm>
 #include <cstdint>
+
+#include "inarow/common/utf8.h"
 
 namespace inarow::json {
 namespace {
 
 constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD in UTF-8
+constexpr char kHex[] = "0123456789abcdef";
 
-// The length of the well-formed UTF-8 sequence at the start of `s`, or 0 if
-// none starts there; `*bad` is then how many bytes form the maximal invalid
-// prefix to replace by one U+FFFD (Unicode's "maximal subpart" practice).
-std::size_t utf8_sequence(std::string_view s, std::size_t* bad) {
-  const auto byte = [&](std::size_t i) { return static_cast<std::uint8_t>(s[i]); };
-  const std::uint8_t lead = byte(0);
-  std::size_t length = 0;
-  std::uint8_t low = 0x80, high = 0xBF;  // range of the second byte
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    length = 2;
-  } else if (lead >= 0xE0 && lead <= 0xEF) {
-    length = 3;
-    if (lead == 0xE0) low = 0xA0;   // no overlong forms
-    if (lead == 0xED) high = 0x9F;  // no surrogates
-  } else if (lead >= 0xF0 && lead <= 0xF4) {
-    length = 4;
-    if (lead == 0xF0) low = 0x90;   // no overlong forms
-    if (lead == 0xF4) high = 0x8F;  // nothing past U+10FFFF
-  } else {
-    *bad = 1;  // a continuation byte, C0, C1 or F5..FF
-    return 0;
+// \uXXXX, as JSON writes it: a surrogate pair past U+FFFF.
+void append_u(std::string& out, char32_t c) {
+  if (c > 0xFFFF) {
+    append_u(out, 0xD800 + ((c - 0x10000) >> 10));
+    append_u(out, 0xDC00 + ((c - 0x10000) & 0x3FF));
+    return;
   }
-  for (std::size_t i = 1; i < length; ++i) {
-    const bool fits =
-        i < s.size() && byte(i) >= (i == 1 ? low : 0x80) && byte(i) <= (i == 1 ? high : 0xBF);
-    if (!fits) {
-      *bad = i;
-      return 0;
-    }
-  }
-  return length;
+  out += "\\u";
+  for (int shift = 12; shift >= 0; shift -= 4)
+    out += kHex[(c >> shift) & 0xF];
 }
 
 }  // namespace
@@ -67,7 +50,6 @@ std::string quote(std::string_view s) {
           break;
         default:
           if (ch < 0x20) {
-            static constexpr char kHex[] = "0123456789abcdef";
             out += "\\u00";
             out += kHex[ch >> 4];
             out += kHex[ch & 0xF];
@@ -78,16 +60,43 @@ std::string quote(std::string_view s) {
       ++i;
       continue;
     }
-    std::size_t bad = 0;
-    if (const std::size_t n = utf8_sequence(s.substr(i), &bad); n > 0) {
-      out += s.substr(i, n);
-      i += n;
+    const utf8::Char c = utf8::decode(s.substr(i));
+    if (c.valid) {
+      out += s.substr(i, c.length);
     } else {
       out += kReplacement;
-      i += bad;
     }
+    i += c.length;
   }
   out += '"';
+  return out;
+}
+
+std::string echo(std::string_view s, std::size_t limit) {
+  std::string out;
+  out.reserve(std::min(s.size(), limit) + 8);
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const utf8::Char c = utf8::decode(s.substr(i));
+    if (i + c.length > limit) break;
+    if (!c.valid) {
+      out += kReplacement;
+    } else if (c.code_point == '\\') {
+      out += "\\\\";
+    } else if (c.code_point == '\n') {
+      out += "\\n";
+    } else if (c.code_point == '\r') {
+      out += "\\r";
+    } else if (c.code_point == '\t') {
+      out += "\\t";
+    } else if (utf8::hidden(c.code_point)) {
+      append_u(out, c.code_point);
+    } else {
+      out += s.substr(i, c.length);
+    }
+    i += c.length;
+  }
+  if (i < s.size()) out += "\xE2\x80\xA6";  // U+2026, the ellipsis
   return out;
 }
 

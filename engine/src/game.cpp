@@ -2,16 +2,21 @@
 
 #include <algorithm>
 
+#include "inarow/common/json.h"
 #include "inarow/engine/notation.h"
 
 namespace inarow {
 
 std::string_view to_string(Outcome o) {
   switch (o) {
-    case Outcome::ongoing: return "ongoing";
-    case Outcome::first_wins: return "first_wins";
-    case Outcome::second_wins: return "second_wins";
-    case Outcome::draw: return "draw";
+    case Outcome::ongoing:
+      return "ongoing";
+    case Outcome::first_wins:
+      return "first_wins";
+    case Outcome::second_wins:
+      return "second_wins";
+    case Outcome::draw:
+      return "draw";
   }
   return "unknown";
 }
@@ -25,10 +30,14 @@ AnyPosition start(const Variant& v) {
 
 AnyPosition start_position(const Variant& v) {
   switch (v.words()) {
-    case 1: return start<1>(v);
-    case 2: return start<2>(v);
-    case 4: return start<4>(v);
-    default: return start<7>(v);
+    case 1:
+      return start<1>(v);
+    case 2:
+      return start<2>(v);
+    case 4:
+      return start<4>(v);
+    default:
+      return start<7>(v);
   }
 }
 
@@ -41,6 +50,11 @@ expected<Game, Error> Game::parse(const Variant& v, std::string_view moves) {
   if (moves == "-") return game;
   std::size_t at = 0;
   while (at < moves.size()) {
+    // Gravity boards of ten or more columns separate moves with commas.
+    if (at > 0 && v.gravity && v.width > 9 && moves[at] == ',') {
+      if (++at == moves.size())
+        return unexpected(Error{ErrorCode::bad_syntax, at, "expected a move after ','"});
+    }
     auto token = parse_move_token(v, moves.substr(at));
     if (!token) {
       Error e = std::move(token).error();
@@ -113,7 +127,8 @@ std::vector<Cell> Game::legal_moves() const {
   return std::visit(
       [](const auto& p) {
         std::vector<Cell> out;
-        for (int c : bits(p.playable())) out.push_back(c);
+        for (int c : bits(p.playable()))
+          out.push_back(c);
         return out;
       },
       pos_);
@@ -121,22 +136,25 @@ std::vector<Cell> Game::legal_moves() const {
 
 int Game::column_height(int col) const {
   int h = 0;
-  while (h < variant_.height && at(col, h)) ++h;
+  while (h < variant_.height && at(col, h))
+    ++h;
   return h;
 }
 
 expected<void, Error> Game::play(Cell c) {
   if (!variant_.on_board(c))
-    return unexpected(Error{ErrorCode::off_board, 0, "cell " + std::to_string(c) + " is off the board"});
+    return unexpected(
+        Error{ErrorCode::off_board, 0, "cell " + std::to_string(c) + " is off the board"});
   if (over())
     return unexpected(Error{ErrorCode::game_over, 0,
                             "the game is over (" + std::string(to_string(outcome())) + ")"});
   if (at(variant_.col(c), variant_.row(c)))
-    return unexpected(Error{ErrorCode::occupied, 0,
-                            "cell " + format_cell(variant_, c) + " is occupied"});
+    return unexpected(
+        Error{ErrorCode::occupied, 0, "cell " + format_cell(variant_, c) + " is occupied"});
   if (!is_legal(c))  // only gravity makes an empty cell unplayable
-    return unexpected(Error{ErrorCode::off_board, 0,
-                            "cell " + format_cell(variant_, c) + " is not at the top of its column"});
+    return unexpected(
+        Error{ErrorCode::off_board, 0,
+              "cell " + format_cell(variant_, c) + " is not at the top of its column"});
   std::visit([c](auto& p) { p.make(c); }, pos_);
   return {};
 }
@@ -145,9 +163,9 @@ expected<Cell, Error> Game::parse_move(std::string_view move) const {
   auto token = parse_move_token(variant_, move);
   if (!token) return unexpected(std::move(token).error());
   if (token->length != move.size())
-    return unexpected(Error{ErrorCode::bad_syntax, token->length,
-                            "unexpected '" + std::string(move.substr(token->length)) +
-                                "' after the move"});
+    return unexpected(
+        Error{ErrorCode::bad_syntax, token->length,
+              "unexpected '" + json::echo(move.substr(token->length)) + "' after the move"});
   if (over())
     return unexpected(Error{ErrorCode::game_over, 0,
                             "the game is over (" + std::string(to_string(outcome())) + ")"});
@@ -155,17 +173,18 @@ expected<Cell, Error> Game::parse_move(std::string_view move) const {
   if (row < 0) {  // a gravity column: the stone lands on top
     row = column_height(token->col);
     if (row >= variant_.height)
-      return unexpected(Error{ErrorCode::column_full, 0,
-                              "column " + format_move(variant_, variant_.cell(token->col, 0)) +
-                                  " is full"});
+      return unexpected(
+          Error{ErrorCode::column_full, 0,
+                "column " + format_move(variant_, variant_.cell(token->col, 0)) + " is full"});
   }
   const Cell c = variant_.cell(token->col, row);
   if (at(token->col, row))
-    return unexpected(Error{ErrorCode::occupied, 0,
-                            "cell " + format_cell(variant_, c) + " is occupied"});
+    return unexpected(
+        Error{ErrorCode::occupied, 0, "cell " + format_cell(variant_, c) + " is occupied"});
   if (!is_legal(c))
-    return unexpected(Error{ErrorCode::off_board, 0,
-                            "cell " + format_cell(variant_, c) + " is not at the top of its column"});
+    return unexpected(
+        Error{ErrorCode::off_board, 0,
+              "cell " + format_cell(variant_, c) + " is not at the top of its column"});
   return c;
 }
 
@@ -210,7 +229,9 @@ std::vector<Cell> Game::winning_line() const {
   return {};
 }
 
-std::string Game::notation() const { return format_moves(variant_, moves()); }
+std::string Game::notation() const {
+  return format_moves(variant_, moves());
+}
 
 std::string Game::diagram() const {
   std::string out;

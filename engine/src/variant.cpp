@@ -2,11 +2,19 @@
 
 #include <charconv>
 
+#include "inarow/common/json.h"
+
 namespace inarow {
 
-Variant Variant::tictactoe() { return {"tictactoe", 3, 3, 3, false}; }
-Variant Variant::connect4() { return {"connect4", 7, 6, 4, true}; }
-Variant Variant::gomoku() { return {"gomoku", 15, 15, 5, false}; }
+Variant Variant::tictactoe() {
+  return {"tictactoe", 3, 3, 3, false};
+}
+Variant Variant::connect4() {
+  return {"connect4", 7, 6, 4, true};
+}
+Variant Variant::gomoku() {
+  return {"gomoku", 15, 15, 5, false};
+}
 
 int Variant::words() const {
   const int bits = span();
@@ -32,7 +40,7 @@ expected<Variant, Error> Variant::parse(std::string_view text) {
   constexpr std::string_view prefix = "mnk:";
   if (text.substr(0, prefix.size()) != prefix)
     return unexpected(bad(ErrorCode::unknown_variant, 0,
-                          "unknown variant '" + std::string(text) +
+                          "unknown variant '" + json::echo(text) +
                               "' (expected tictactoe, connect4, gomoku or mnk:M,N,K[,gravity])"));
 
   // mnk:M,N,K[,gravity]
@@ -43,8 +51,8 @@ expected<Variant, Error> Variant::parse(std::string_view text) {
     const char* last = text.data() + text.size();
     auto [end, ec] = std::from_chars(first, last, values[i]);
     if (ec != std::errc{})
-      return unexpected(bad(ErrorCode::bad_variant, pos, "expected a number in '" +
-                                                             std::string(text) + "'"));
+      return unexpected(
+          bad(ErrorCode::bad_variant, pos, "expected a number in '" + json::echo(text) + "'"));
     pos = static_cast<std::size_t>(end - text.data());
     if (i < 2) {
       if (pos >= text.size() || text[pos] != ',')
@@ -55,18 +63,18 @@ expected<Variant, Error> Variant::parse(std::string_view text) {
   bool gravity = false;
   if (pos < text.size()) {
     if (text.substr(pos) != ",gravity")
-      return unexpected(bad(ErrorCode::bad_variant, pos,
-                            "unexpected '" + std::string(text.substr(pos)) +
-                                "' (only ',gravity' may follow M,N,K)"));
+      return unexpected(bad(
+          ErrorCode::bad_variant, pos,
+          "unexpected '" + json::echo(text.substr(pos)) + "' (only ',gravity' may follow M,N,K)"));
     gravity = true;
   }
   const auto [m, n, k] = values;
   if (m < 1 || m > kMaxSide || n < 1 || n > kMaxSide)
-    return unexpected(bad(ErrorCode::bad_variant, prefix.size(),
-                          "board size must be 1..20 by 1..20"));
+    return unexpected(
+        bad(ErrorCode::bad_variant, prefix.size(), "board size must be 1..20 by 1..20"));
   if (k < 2 || (k > m && k > n))
-    return unexpected(bad(ErrorCode::bad_variant, prefix.size(),
-                          "k must be at least 2 and fit on the board"));
+    return unexpected(
+        bad(ErrorCode::bad_variant, prefix.size(), "k must be at least 2 and fit on the board"));
   Variant v{std::string(text), m, n, k, gravity};
   // Well-known shapes keep their own names, so one game has one spelling.
   for (const Variant& known : {tictactoe(), connect4(), gomoku()})

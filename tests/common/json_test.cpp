@@ -53,3 +53,38 @@ TEST(JsonQuote, InvalidUtf8BecomesReplacementCharacters) {
 
 }  // namespace
 }  // namespace inarow::json
+
+namespace inarow::json {
+namespace {
+
+TEST(Echo, ShowsClientTextSafely) {
+  EXPECT_EQ(echo("h8"), "h8");
+  EXPECT_EQ(echo("\xC3\xA9"
+                 "1"),
+            "\xC3\xA9"
+            "1");
+  EXPECT_EQ(echo("say \"hi\""), "say \"hi\"");  // the caller quotes
+  EXPECT_EQ(echo("a\\b"), "a\\\\b");
+  EXPECT_EQ(echo("a\nb\rc\td"), "a\\nb\\rc\\td");
+  EXPECT_EQ(echo(std::string_view("\0\x1b\x7f", 3)), "\\u0000\\u001b\\u007f");
+  EXPECT_EQ(echo("\xC2\x9B"), "\\u009b");  // C1 CSI
+  EXPECT_EQ(echo("\xE2\x80\xAE"
+                 "x"),
+            "\\u202ex");                                  // right-to-left override
+  EXPECT_EQ(echo("\xE2\x80\x8B"), "\\u200b");             // zero-width space
+  EXPECT_EQ(echo("\xF3\xA0\x80\x81"), "\\udb40\\udc01");  // U+E0001, as JSON writes it
+  EXPECT_EQ(echo("\xFF"
+                 "a\xC3"),
+            "\xEF\xBF\xBD"
+            "a\xEF\xBF\xBD");
+}
+
+TEST(Echo, CutsAtACharacterBoundary) {
+  EXPECT_EQ(echo("abcdef", 4), "abcd\xE2\x80\xA6");
+  EXPECT_EQ(echo("abcd", 4), "abcd");
+  EXPECT_EQ(echo("ab\xC3\xA9", 3), "ab\xE2\x80\xA6");  // é would not fit whole
+  EXPECT_EQ(echo(std::string(40, 'x')), std::string(32, 'x') + "\xE2\x80\xA6");
+}
+
+}  // namespace
+}  // namespace inarow::json

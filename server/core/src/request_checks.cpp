@@ -1,6 +1,7 @@
 #include "inarow/server/request_checks.h"
 
 #include "inarow/bots/bot.h"
+#include "inarow/common/json.h"
 
 namespace inarow::server {
 
@@ -38,7 +39,8 @@ Expected<GameTerms> check_game(const std::string& variant, const inarow::v1::Tim
 Expected<std::string> check_level(const std::string& name) {
   const std::string level = name.empty() ? "medium" : name;
   if (!bots::find_level(level)) {
-    return fail_with(ProtocolError::unknown_level, "no bot level named '" + level + "'");
+    return fail_with(ProtocolError::unknown_level,
+                     "no bot level named '" + json::echo(level) + "'");
   }
   return level;
 }

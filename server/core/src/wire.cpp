@@ -5,6 +5,9 @@
 
 #include <cstring>
 
+#include "inarow/common/json.h"
+#include "inarow/common/utf8.h"
+
 namespace inarow::server {
 
 namespace v1 = ::inarow::v1;
@@ -43,6 +46,16 @@ OutgoingPtr make_outgoing(v1::ServerMessage message) {
   return std::make_shared<const Outgoing>(std::move(message));
 }
 
+std::string shown_message(const std::string& message) {
+  bool plain = message.size() <= kMaxMessageBytes;
+  for (std::string_view rest = message; plain && !rest.empty();) {
+    const utf8::Char c = utf8::decode(rest);
+    plain = c.valid && !utf8::hidden(c.code_point);
+    rest.remove_prefix(c.length);
+  }
+  return plain ? message : json::echo(message, kMaxMessageBytes);
+}
+
 OutgoingPtr make_error(Metrics& metrics, std::uint64_t request_id, const Failure& failure,
                        const std::string& match_id) {
   metrics.errors[static_cast<int>(failure.code)].fetch_add(1, std::memory_order_relaxed);
@@ -50,7 +63,7 @@ OutgoingPtr make_error(Metrics& metrics, std::uint64_t request_id, const Failure
   m.set_request_id(request_id);
   auto* e = m.mutable_error();
   e->set_code(static_cast<v1::ErrorCode>(failure.code));
-  e->set_message(failure.message);
+  e->set_message(shown_message(failure.message));
   e->set_match_id(match_id);
   return make_outgoing(std::move(m));
 }

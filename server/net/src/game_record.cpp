@@ -39,6 +39,9 @@ std::string game_record_json(MatchRecord record) {
     if (!moves.empty()) moves += ",";
     moves += fmt::format("{{\"ply\":{},\"move\":{},\"firstMs\":{},\"secondMs\":{}}}", m.ply,
                          quote(m.move), m.first_ms, m.second_ms);
+    // As Game::notation writes it: commas between the moves on gravity
+    // boards of ten or more columns.
+    if (!notation.empty() && variant && variant->gravity && variant->width > 9) notation += ',';
     notation += m.move;
   }
   return fmt::format(

@@ -5,6 +5,7 @@
 #include <boost/asio/post.hpp>
 
 #include "ids.h"
+#include "inarow/server/player_name.h"
 
 namespace inarow::server {
 
@@ -49,12 +50,12 @@ void Identity::hello(const ConnectionPtr& connection, const v1::ClientMessage& m
     welcome(connection, players_.at(t->second), rid, true, hello, {});
     return;
   }
-  std::string name = hello.name();
-  if (name.size() > 32) {
-    send_error(connection, rid, {ProtocolError::bad_request, "names are at most 32 bytes"});
+  auto checked = check_player_name(hello.name());
+  if (!checked) {
+    send_error(connection, rid, checked.error());
     return;
   }
-  if (name.empty()) name = "guest";
+  std::string name = std::move(*checked);
   // A new identity: stored before the player hears of it.
   const std::string id = new_player_id();
   const std::string token = new_token();
@@ -100,11 +101,18 @@ void Identity::welcome(const ConnectionPtr& connection, Player& player, std::uin
   w->set_token(token);
   w->set_resumed(resumed);
   w->set_protocol_version(v1::PROTOCOL_VERSION_CURRENT);
+  // Live matches, and apart from them the ones that ended lately: an ended
+  // match lingers in the registry (and in player.matches) for the reconnect
+  // grace so that a player who was away still gets its end.
   std::vector<std::shared_ptr<MatchActor>> seated;
   for (const std::string& id : player.matches) {
     auto match = matches_.find(id);
     if (!match) continue;
-    w->add_matches(id);
+    if (match->over.load()) {
+      w->add_ended_matches(id);
+    } else {
+      w->add_matches(id);
+    }
     seated.push_back(std::move(match));
   }
   send(metrics_, connection, make_outgoing(std::move(m)));

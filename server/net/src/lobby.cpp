@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "ids.h"
+#include "inarow/common/json.h"
 
 namespace inarow::server {
 
@@ -163,7 +164,8 @@ Expected<std::string> Lobby::create_private(const std::string& player,
 Expected<std::string> Lobby::join_private(const std::string& player, const v1::JoinPrivate& req) {
   auto it = privates_.find(req.code());
   if (it == privates_.end()) {
-    return fail_with(ProtocolError::unknown_code, "no open game with code '" + req.code() + "'");
+    return fail_with(ProtocolError::unknown_code,
+                     "no open game with code '" + json::echo(req.code()) + "'");
   }
   if (it->second.creator == player) {
     return fail_with(ProtocolError::bad_request, "you cannot join your own game");

@@ -25,6 +25,13 @@ const Failure kPausedFailure{ProtocolError::internal,
                              "the match is paused: the server could not store it; it resumes "
                              "from its last stored move when the server restarts"};
 
+// A `started` event as one seat gets it: its state names the receiver's
+// side. The log keeps (and spectators get) the event without it.
+OutgoingPtr started_for(v1::MatchEvent e, Side seat) {
+  e.mutable_started()->mutable_state()->set_your_side(to_proto(seat));
+  return make_event(e);
+}
+
 }  // namespace
 
 MatchActor::MatchActor(std::shared_ptr<MatchServices> services, MatchSetup setup)
@@ -209,7 +216,7 @@ void MatchActor::flush_attaches() {
     if (!connection) continue;
     if (a.after_seq) {
       for (const auto& e : core_.events_after(*a.after_seq, published_seq_)) {
-        send(connection, make_event(e));
+        send(connection, e.has_started() && a.side ? started_for(e, *a.side) : make_event(e));
       }
     }
     v1::ServerMessage m;
@@ -279,6 +286,7 @@ void MatchActor::commit(MatchCore::Events events, std::vector<StoreOp> ops,
   // One log row per event; the end files the game's record as well. Each
   // event is encoded once, for its log row and for its frame.
   std::vector<OutgoingPtr> outs;
+  std::vector<SeatCopies> seat_copies;
   outs.reserve(events.size());
   ops.reserve(ops.size() + events.size() + 1);
   const std::int64_t at_ms = unix_ms();  // when these events' clocks were taken
@@ -286,6 +294,10 @@ void MatchActor::commit(MatchCore::Events events, std::vector<StoreOp> ops,
     if (e.has_move_made()) services_->metrics.moves.fetch_add(1, std::memory_order_relaxed);
     std::string encoded = e.SerializeAsString();
     outs.push_back(Outgoing::event(encoded));
+    if (e.has_started()) {
+      seat_copies.push_back(
+          {outs.size() - 1, {started_for(e, Side::first), started_for(e, Side::second)}});
+    }
     ops.push_back(store_op::AppendEvent{id(), e.seq(), std::move(encoded), at_ms});
     if (e.has_ended()) {
       ops.push_back(store_op::FinishMatch{id(), e.ended().result(), e.ended().reason(), unix_ms(),
@@ -296,13 +308,14 @@ void MatchActor::commit(MatchCore::Events events, std::vector<StoreOp> ops,
   ply = core_.game().ply();
   after_change();
   services_->writer.submit(std::move(ops), [self = shared_from_this(), outs = std::move(outs),
-                                            last_seq, reply = std::move(reply)](bool ok) mutable {
-    asio::post(self->strand_,
-               [self, outs = std::move(outs), last_seq, reply = std::move(reply), ok] {
-                 if (!ok) return self->pause(reply);
-                 if (self->paused_) return;  // after a failed commit nothing more is told
-                 self->publish(outs, last_seq, reply);
-               });
+                                            seat_copies = std::move(seat_copies), last_seq,
+                                            reply = std::move(reply)](bool ok) mutable {
+    asio::post(self->strand_, [self, outs = std::move(outs), seat_copies = std::move(seat_copies),
+                               last_seq, reply = std::move(reply), ok] {
+      if (!ok) return self->pause(reply);
+      if (self->paused_) return;  // after a failed commit nothing more is told
+      self->publish(outs, seat_copies, last_seq, reply);
+    });
   });
 }
 
@@ -321,9 +334,13 @@ void MatchActor::pause(const std::optional<Reply>& reply) {
 // Every subscriber gets the events; the one who asked gets its ack with
 // them, in the same hand-over to its connection.
 // `last_seq` is the seq of the last of `outs`.
-void MatchActor::publish(const std::vector<OutgoingPtr>& outs, std::uint64_t last_seq,
+void MatchActor::publish(const std::vector<OutgoingPtr>& outs,
+                         const std::vector<SeatCopies>& seat_copies, std::uint64_t last_seq,
                          const std::optional<Reply>& reply) {
   auto ack = reply ? make_ack(reply->request_id, id()) : nullptr;
+  // Over before anyone hears of the end: a player who reconnects at once
+  // must not find the match among its live ones.
+  const bool ended_now = core_.over() && !over.exchange(true);
   std::erase_if(subs_, [&](const Subscriber& s) {
     auto connection = s.connection.lock();
     if (!connection) {
@@ -334,6 +351,10 @@ void MatchActor::publish(const std::vector<OutgoingPtr>& outs, std::uint64_t las
     std::vector<OutgoingPtr> batch;
     batch.reserve(outs.size() + (asker ? 1 : 0));
     batch.assign(outs.begin(), outs.end());
+    if (s.side) {
+      for (const SeatCopies& c : seat_copies)
+        batch[c.index] = c.copies[index(*s.side)];
+    }
     if (asker) batch.push_back(std::exchange(ack, nullptr));
     if (!batch.empty()) send_all(services_->metrics, connection, std::move(batch));
     return false;
@@ -342,7 +363,7 @@ void MatchActor::publish(const std::vector<OutgoingPtr>& outs, std::uint64_t las
   if (ack) send(reply->connection, std::move(ack));  // the asker does not follow the match
   flush_attaches();
   check_watchers();
-  if (core_.over() && !over.exchange(true)) {
+  if (ended_now) {
     spdlog::debug("match_ended match={} result={} reason={} plies={}", id(),
                   v1::Result_Name(core_.result()), v1::EndReason_Name(core_.end_reason()),
                   core_.game().ply());

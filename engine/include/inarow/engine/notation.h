@@ -2,9 +2,12 @@
 //
 // A cell is a column letter and a row number, "a1" bottom-left ("h8" is the
 // centre of gomoku's 15x15 board); under gravity a move is its column number,
-// "1" to "9" for up to nine columns, column letters beyond that. A game is
-// its moves concatenated from the start: "b2a1c3", "4453". Parsing never
-// throws: bad text gives an Error that names the problem and its offset.
+// "1" to the width ("12" on a 12-column board; a column letter is read there
+// too, as games were first written). A game is its moves concatenated from
+// the start: "b2a1c3", "4453"; on gravity boards of ten or more columns the
+// moves are separated by commas: "10,3,12". Parsing never throws: bad text
+// gives an Error that names the problem and its offset, and shows what it
+// found escaped (json::echo), never as raw bytes.
 #pragma once
 
 #include <string>
@@ -21,6 +24,8 @@ namespace inarow {
 std::string format_move(const Variant& v, Cell c);
 // "c3" always, whatever the variant.
 std::string format_cell(const Variant& v, Cell c);
+// The moves concatenated; commas between them on gravity boards of ten or
+// more columns.
 std::string format_moves(const Variant& v, const std::vector<Cell>& moves);
 
 // One move token at the start of `text`. Under gravity the token names a

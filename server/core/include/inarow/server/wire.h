@@ -44,6 +44,14 @@ class Outgoing {
 using OutgoingPtr = std::shared_ptr<const Outgoing>;
 
 OutgoingPtr make_outgoing(inarow::v1::ServerMessage message);
+
+// An error message as the wire carries it: unchanged when it is valid UTF-8
+// of at most kMaxMessageBytes without a control or format character (what
+// every message that shows client text through json::echo is); otherwise
+// escaped and cut by json::echo, so that no frame carries a string protobuf
+// or a browser would refuse, whatever part wrote the message.
+inline constexpr std::size_t kMaxMessageBytes = 512;
+std::string shown_message(const std::string& message);
 // An Error answer, counted in the metrics.
 OutgoingPtr make_error(Metrics& metrics, std::uint64_t request_id, const Failure& failure,
                        const std::string& match_id = {});

@@ -115,8 +115,14 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
   void commit(MatchCore::Events events, std::vector<StoreOp> ops,
               std::optional<Reply> reply = std::nullopt);
   void pause(const std::optional<Reply>& reply);
-  void publish(const std::vector<OutgoingPtr>& outs, std::uint64_t last_seq,
-               const std::optional<Reply>& reply);
+  // An event each seated player gets in its own copy (`started`, with the
+  // receiver's your_side): outs[index] becomes copies[seat] for a seat.
+  struct SeatCopies {
+    std::size_t index = 0;
+    std::array<OutgoingPtr, 2> copies;
+  };
+  void publish(const std::vector<OutgoingPtr>& outs, const std::vector<SeatCopies>& seat_copies,
+               std::uint64_t last_seq, const std::optional<Reply>& reply);
   void after_change();
   void start_grace(Side side);
   void check_watchers();

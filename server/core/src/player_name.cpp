@@ -1,0 +1,58 @@
+#include "inarow/server/player_name.h"
+
+#include <fmt/format.h>
+
+#include "inarow/common/utf8.h"
+
+namespace inarow::server {
+
+namespace {
+
+// "bot" as the last word, after a space, '-', '_' or '.', or alone,
+// whatever the case: the server shows its bots as "<level> bot".
+bool bot_like(std::string_view name) {
+  if (name.size() < 3) return false;
+  std::string tail;
+  for (char ch : name.substr(name.size() - 3))
+    tail += static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
+  if (tail != "bot") return false;
+  if (name.size() == 3) return true;
+  const char before = name[name.size() - 4];
+  return before == ' ' || before == '-' || before == '_' || before == '.';
+}
+
+}  // namespace
+
+Expected<std::string> check_player_name(std::string_view raw) {
+  std::string name;
+  bool gap = false;  // white space seen since the last shown character
+  for (std::size_t at = 0; at < raw.size();) {
+    const utf8::Char c = utf8::decode(raw.substr(at));
+    if (!c.valid)
+      return fail_with(ProtocolError::bad_request,
+                       fmt::format("names are UTF-8 text; byte {} is not", at));
+    if (utf8::hidden(c.code_point))
+      return fail_with(ProtocolError::bad_request,
+                       fmt::format("names cannot hold control or formatting characters "
+                                   "(U+{:04X} at byte {})",
+                                   static_cast<std::uint32_t>(c.code_point), at));
+    if (utf8::space(c.code_point)) {
+      gap = !name.empty();
+    } else {
+      if (gap) name += ' ';
+      gap = false;
+      name += raw.substr(at, c.length);
+    }
+    at += c.length;
+  }
+  if (name.empty())
+    return fail_with(ProtocolError::bad_request, "a name needs a visible character");
+  if (name.size() > kMaxNameBytes)
+    return fail_with(ProtocolError::bad_request,
+                     fmt::format("names are at most {} bytes", kMaxNameBytes));
+  if (bot_like(name))
+    return fail_with(ProtocolError::bad_request, "names ending in \"bot\" are kept for the bots");
+  return name;
+}
+
+}  // namespace inarow::server
