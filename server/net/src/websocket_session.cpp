@@ -1,6 +1,5 @@
 #include "websocket_session.h"
 
-#include <google/protobuf/util/json_util.h>
 #include <spdlog/spdlog.h>
 
 #include <boost/asio/post.hpp>
@@ -131,19 +130,8 @@ void WebSocketSession::handle_frame(std::string_view data) {
   }
 
   v1::ClientMessage msg;
-  bool parsed;
-  if (text_) {
-    google::protobuf::util::JsonParseOptions options;
-    options.ignore_unknown_fields = true;  // an unknown message is reported as such below
-    parsed = google::protobuf::util::JsonStringToMessage(data, &msg, options).ok();
-  } else {
-    parsed = msg.ParseFromArray(data.data(), static_cast<int>(data.size()));
-  }
-  if (!parsed) {
-    send_error(0, {ProtocolError::malformed,
-                   text_ ? "not a ClientMessage in JSON" : "not a ClientMessage in protobuf"});
-  } else if (msg.body_case() == v1::ClientMessage::BODY_NOT_SET) {
-    send_error(msg.request_id(), {ProtocolError::unknown_message, "unknown message"});
+  if (auto failure = parse_frame(data, text_, msg)) {
+    send_error(failure->code == ProtocolError::malformed ? 0 : msg.request_id(), *failure);
   } else {
     shared_.router.receive(shared_from_this(), std::move(msg));
   }
