@@ -98,7 +98,7 @@ void PbrainSession::answer_move(std::ostream& out) {
   // win comes back at once, and pbrain-rapfi drops a command that arrives
   // while it is still finishing its own move (it then reads "6,12" as a
   // command and answers ERROR).
-  std::this_thread::sleep_until(start + std::chrono::milliseconds(30));
+  std::this_thread::sleep_until(start + options_.min_answer);
   (void)game_->play(c.move);
   out << format_cell(c.move) << std::endl;
 }
