@@ -70,6 +70,7 @@ class Hub {
   }
   ~Hub() {
     router_->shutdown();
+    ioc_.restart();
     ioc_.poll();
     router_.reset();
     writer_.flush();
@@ -97,6 +98,7 @@ class Hub {
     router_->receive(from, std::move(m));
     const auto deadline = std::chrono::steady_clock::now() + 2s;
     for (;;) {
+      ioc_.restart();  // poll() stops the io_context when it runs out of work
       ioc_.poll();
       const auto got = from->received();
       for (auto i = seen; i < got.size(); ++i)
