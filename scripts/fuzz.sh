@@ -23,7 +23,7 @@ for t in "${targets[@]}"; do
   corpus="fuzz/corpus/${t#fuzz_}"
   scratch=$(mktemp -d)
   log="build/fuzz/$t.log"
-  if build/fuzz/fuzz/"$t" "$scratch" "$corpus" -max_total_time="$seconds" -max_len=4096 \
+  if build/fuzz/fuzz/"$t" "$scratch" "$corpus" -max_total_time="$seconds" -max_len=4096 -timeout=25 \
        -artifact_prefix="$crashes/$t-" -print_final_stats=1 >"$log" 2>&1; then
     echo "$t: $(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$') executions, 0 crashes"
   else

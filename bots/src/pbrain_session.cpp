@@ -61,8 +61,9 @@ std::optional<Cell> PbrainSession::parse_cell(std::string_view text) const {
   const auto xy = numbers(text);
   if (xy.size() < 2 || !game_) return std::nullopt;
   const auto& v = game_->variant();
+  // Range first: flipping a y far off the board would overflow.
+  if (xy[0] < 0 || xy[0] >= v.width || xy[1] < 0 || xy[1] >= v.height) return std::nullopt;
   const int col = xy[0], row = v.height - 1 - xy[1];
-  if (!v.on_board(col, row)) return std::nullopt;
   return v.cell(col, row);
 }
 
@@ -80,6 +81,8 @@ std::chrono::milliseconds PbrainSession::budget() const {
     t = t > 0 ? std::min(t, share) : share;
   }
   if (t <= 0) return std::chrono::milliseconds(0);
+  // A day at most: more is no limit at all, and would overflow here.
+  t = std::min<std::int64_t>(t, 24 * 3600 * 1000);
   return std::chrono::milliseconds(std::max<std::int64_t>(1, t * 9 / 10 - 20));
 }
 
@@ -98,7 +101,7 @@ void PbrainSession::answer_move(std::ostream& out) {
   // win comes back at once, and pbrain-rapfi drops a command that arrives
   // while it is still finishing its own move (it then reads "6,12" as a
   // command and answers ERROR).
-  std::this_thread::sleep_until(start + std::chrono::milliseconds(30));
+  std::this_thread::sleep_until(start + options_.min_answer);
   (void)game_->play(c.move);
   out << format_cell(c.move) << std::endl;
 }

@@ -90,9 +90,18 @@ TEST(Pbrain, RectangularBoardsAndErrors) {
   EXPECT_EQ(b.game()->variant().width, 5);
   EXPECT_EQ(b.game()->variant().height, 4);
   EXPECT_EQ(b.say("TURN 9,9").rfind("ERROR", 0), 0u);
+  // A y that would overflow when flipped to a row (found by fuzz_pbrain).
+  EXPECT_EQ(b.say("TURN 0,-2147483648"), "ERROR bad move '0,-2147483648'");
+  EXPECT_EQ(b.say("TAKEBACK 0,-2147483648").rfind("ERROR", 0), 0u);
+  EXPECT_EQ(b.game()->ply(), 0);
   EXPECT_EQ(b.say("TAKEBACK 0,0").rfind("ERROR", 0), 0u);
   EXPECT_EQ(b.say("FROBNICATE").rfind("UNKNOWN", 0), 0u);
   EXPECT_NE(b.say("ABOUT").find("name=\"inarow\""), std::string::npos);
+  // A time limit past any clock's range is no limit (found by fuzz_pbrain:
+  // it overflowed the budget); depth 1 still answers at once.
+  EXPECT_EQ(b.say("INFO timeout_turn 9223372036854775807"), "");
+  EXPECT_TRUE(is_coords(b.say("BEGIN")));
+  EXPECT_EQ(b.game()->ply(), 1);
   Brain c;
   EXPECT_EQ(c.say("BEGIN").rfind("ERROR", 0), 0u);    // no START yet
   EXPECT_EQ(c.say("START 2").rfind("ERROR", 0), 0u);  // too small for k = 4

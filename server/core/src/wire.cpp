@@ -81,4 +81,23 @@ OutgoingPtr make_event(const v1::MatchEvent& e) {
   return Outgoing::event(e.SerializeAsString());
 }
 
+std::optional<Failure> parse_frame(std::string_view data, bool text, v1::ClientMessage& out) {
+  bool parsed;
+  if (text) {
+    google::protobuf::util::JsonParseOptions options;
+    options.ignore_unknown_fields = true;  // an unknown message is reported as such below
+    parsed = google::protobuf::util::JsonStringToMessage(data, &out, options).ok();
+  } else {
+    parsed = out.ParseFromArray(data.data(), static_cast<int>(data.size()));
+  }
+  if (!parsed) {
+    return Failure{ProtocolError::malformed,
+                   text ? "not a ClientMessage in JSON" : "not a ClientMessage in protobuf"};
+  }
+  if (out.body_case() == v1::ClientMessage::BODY_NOT_SET) {
+    return Failure{ProtocolError::unknown_message, "unknown message"};
+  }
+  return std::nullopt;
+}
+
 }  // namespace inarow::server

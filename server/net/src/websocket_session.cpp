@@ -1,6 +1,5 @@
 #include "websocket_session.h"
 
-#include <google/protobuf/util/json_util.h>
 #include <spdlog/spdlog.h>
 
 #include <boost/asio/post.hpp>
@@ -121,15 +120,10 @@ void WebSocketSession::handle_frame(std::string_view data) {
   if (!admitted_ || close_requested_) return;
 
   v1::ClientMessage msg;
-  bool parsed;
-  if (text_) {
-    google::protobuf::util::JsonParseOptions options;
-    options.ignore_unknown_fields = true;  // an unknown message is reported as such below
-    parsed = google::protobuf::util::JsonStringToMessage(data, &msg, options).ok();
-  } else {
-    parsed = msg.ParseFromArray(data.data(), static_cast<int>(data.size()));
-  }
-  const std::uint64_t request_id = parsed ? msg.request_id() : 0;
+  // Parsed before the rate limit, so that a refusal answers its request.
+  const auto failure = parse_frame(data, text_, msg);
+  const std::uint64_t request_id =
+      failure && failure->code == ProtocolError::malformed ? 0 : msg.request_id();
 
   if (!limiter_.take(SteadyClock::now())) {
     send_error(request_id, {ProtocolError::rate_limited, "too many messages; slow down"});
@@ -142,11 +136,8 @@ void WebSocketSession::handle_frame(std::string_view data) {
     return;
   }
 
-  if (!parsed) {
-    send_error(0, {ProtocolError::malformed,
-                   text_ ? "not a ClientMessage in JSON" : "not a ClientMessage in protobuf"});
-  } else if (msg.body_case() == v1::ClientMessage::BODY_NOT_SET) {
-    send_error(request_id, {ProtocolError::unknown_message, "unknown message"});
+  if (failure) {
+    send_error(request_id, *failure);
   } else {
     shared_.router.receive(shared_from_this(), std::move(msg));
   }

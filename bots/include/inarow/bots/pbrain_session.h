@@ -21,6 +21,9 @@ struct PbrainOptions {
   BotSpec bot;  // how we play
   int k = 5;    // stones in a line that win on any board size
   std::uint64_t seed = 1;
+  // No answer sooner than this after its command (pbrain_session.cpp says
+  // why); the fuzz target sets 0.
+  std::chrono::milliseconds min_answer{30};
 };
 
 class PbrainSession {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -59,5 +60,13 @@ OutgoingPtr make_error(Metrics& metrics, std::uint64_t request_id, const Failure
 OutgoingPtr make_ack(std::uint64_t request_id, const std::string& match_id,
                      const std::string& code = {});
 OutgoingPtr make_event(const inarow::v1::MatchEvent& event);
+
+// A frame as a WebSocket session receives it, into `out`: protobuf in a
+// binary frame, its JSON mapping in a text frame (unknown fields ignored).
+// What cannot be routed is the failure to answer: a frame that does not
+// parse (answered with request id 0) or a message without a body (answered
+// with its request id).
+std::optional<Failure> parse_frame(std::string_view data, bool text,
+                                   inarow::v1::ClientMessage& out);
 
 }  // namespace inarow::server
