@@ -54,7 +54,7 @@ case "$store" in
 esac
 
 valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$server" --port 0 --threads 2 \
-  --bot-threads 1 --store "$store_arg" --max-connections-per-ip 1000000 --rate 100000 \
+  --bot-threads 1 --store "$store_arg" --max-connections-per-ip 1000000 --max-http-connections-per-ip 1000000 --rate 100000 \
   --rate-burst 100000 >"$work/server.log" 2>&1 &
 pid=$!
 port=""

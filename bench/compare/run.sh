@@ -133,7 +133,7 @@ run_one() {
         nosync) store_args=(--store "$work/store/inarow.db" --no-sync) ;;
       esac
       start_server "$work/server-$label-$want.log" "$server_bin" --port 0 --threads "$threads" --bot-threads 1 \
-        "${store_args[@]}" --max-connections-per-ip 1000000 --rate 100000 --rate-burst 100000 \
+        "${store_args[@]}" --max-connections-per-ip 1000000 --max-http-connections-per-ip 1000000 --rate 100000 --rate-burst 100000 \
         --log-level info
       line=$(timeout "$limit" "$load_bin" --target inarow --port "$port" --server-pid "$server_pid" \
         --matches "$m" --seconds "$seconds" --warmup-seconds "$warmup" --source-addresses "$addrs" "$@" 2>"$out" | grep '^RESULT' || true) ;;

@@ -208,8 +208,8 @@ std::pair<int, std::uint16_t> spawn_server(const Options& opt) {
     const std::string store = "/tmp/inarow-load-" + std::to_string(getpid()) + ".db";
     execl(opt.spawn.c_str(), opt.spawn.c_str(), "--port", "0", "--threads", threads.c_str(),
           "--bot-threads", bots.c_str(), "--store", store.c_str(), "--max-connections-per-ip",
-          "1000000", "--log-level", "info", "--rate", "1000", "--rate-burst", "1000",
-          static_cast<char*>(nullptr));
+          "1000000", "--max-http-connections-per-ip", "1000000", "--log-level", "info", "--rate",
+          "1000", "--rate-burst", "1000", static_cast<char*>(nullptr));
     _exit(127);
   }
   close(out[1]);

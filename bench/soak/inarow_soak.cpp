@@ -448,8 +448,8 @@ std::pair<int, std::uint16_t> spawn_server(const Options& opt, const std::string
     dup2(out[1], STDERR_FILENO);
     close(out[0]);
     execl(opt.spawn.c_str(), opt.spawn.c_str(), "--port", "0", "--store", store.c_str(),
-          "--max-connections-per-ip", "1000000", "--log-level", "info",
-          static_cast<char*>(nullptr));
+          "--max-connections-per-ip", "1000000", "--max-http-connections-per-ip", "1000000",
+          "--log-level", "info", static_cast<char*>(nullptr));
     _exit(127);
   }
   close(out[1]);

@@ -200,9 +200,10 @@ TEST(Started, TellsEachPlayerItsSeatAndSpectatorsNone) {
   EXPECT_EQ(sb.started().state().your_side(), v1::SIDE_FIRST);
   EXPECT_EQ(sa.started().state().second().id(), a.player_id());
 
-  // A spectator's view has no seat.
+  // A spectator's view has no seat (a private game is watched with its code).
   v1::ClientMessage watch;
   watch.mutable_watch()->set_match_id(sa.match_id());
+  watch.mutable_watch()->set_code(created.ack().code());
   const auto seen = fan.request(watch);
   ASSERT_TRUE(seen.has_match_state()) << seen.DebugString();
   EXPECT_EQ(seen.match_state().your_side(), v1::SIDE_UNSPECIFIED);
