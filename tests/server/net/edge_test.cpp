@@ -4,28 +4,24 @@
 // answering pings. Real sockets on 127.0.0.1; the descriptor tests run a real
 // inarow-server process under a low RLIMIT_NOFILE.
 #include <arpa/inet.h>
-#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <optional>
-#include <regex>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include "inarow/testing/temp_dir.h"
+#include "inarow/testing/process.h"
 #include "inarow/testing/test_server.h"
 #include "inarow/testing/ws_client.h"
 
@@ -165,65 +161,14 @@ bool eventually(const std::function<bool()>& holds, std::chrono::milliseconds ti
 
 // ---------------------------------------------------------------- a server process
 
-// inarow-server as a child with a descriptor limit of its own and extra
-// flags; its log in a file, its CPU time from /proc.
-class LimitedServer {
+// inarow-server as a child (ServerProcess) with a descriptor limit of its
+// own and extra flags, killed at the end; its log lines, and its CPU time
+// from /proc.
+class LimitedServer : public ServerProcess {
  public:
-  LimitedServer(rlim_t max_files, std::vector<std::string> flags) {
-    log_ = dir_.path() / "server.log";
-    std::vector<std::string> args = {INAROW_SERVER_BINARY, "--port",    "0",           "--store",
-                                     ":memory:",           "--no-sync", "--log-level", "info"};
-    args.insert(args.end(), flags.begin(), flags.end());
-    pid_ = ::fork();
-    if (pid_ < 0) throw std::runtime_error("fork failed");
-    if (pid_ == 0) {
-      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-      const int fd = ::open(log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      ::dup2(fd, STDOUT_FILENO);
-      ::dup2(fd, STDERR_FILENO);
-      ::close(fd);
-      rlimit limit{max_files, max_files};
-      ::setrlimit(RLIMIT_NOFILE, &limit);
-      std::vector<char*> argv;
-      for (auto& a : args)
-        argv.push_back(a.data());
-      argv.push_back(nullptr);
-      ::execv(argv[0], argv.data());
-      ::_exit(127);
-    }
-    const std::regex listening(R"(listening on 127\.0\.0\.1:(\d+))");
-    const auto deadline = Clock::now() + 20s;
-    while (Clock::now() < deadline) {
-      std::smatch m;
-      const std::string s = log();
-      if (std::regex_search(s, m, listening)) {
-        port_ = static_cast<std::uint16_t>(std::stoi(m[1]));
-        return;
-      }
-      int status = 0;
-      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-        pid_ = -1;
-        throw std::runtime_error("inarow-server exited at start:\n" + s);
-      }
-      std::this_thread::sleep_for(10ms);
-    }
-    throw std::runtime_error("inarow-server did not say where it listens");
-  }
-  ~LimitedServer() {
-    if (pid_ <= 0) return;
-    ::kill(pid_, SIGKILL);
-    int status = 0;
-    ::waitpid(pid_, &status, 0);
-  }
-  LimitedServer(const LimitedServer&) = delete;
+  LimitedServer(rlim_t max_files, std::vector<std::string> flags)
+      : ServerProcess(options(max_files, std::move(flags))) {}
 
-  std::uint16_t port() const { return port_; }
-  std::string log() const {
-    std::ifstream in(log_);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-  }
   std::size_t log_lines() const {
     const std::string s = log();
     return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n'));
@@ -237,7 +182,7 @@ class LimitedServer {
   }
   // User plus system CPU seconds the server has used so far.
   double cpu_seconds() const {
-    std::ifstream in("/proc/" + std::to_string(pid_) + "/stat");
+    std::ifstream in("/proc/" + std::to_string(pid()) + "/stat");
     std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     std::istringstream fields(stat.substr(stat.rfind(')') + 2));
     std::string f;
@@ -248,10 +193,13 @@ class LimitedServer {
   }
 
  private:
-  TempDir dir_;
-  std::filesystem::path log_;
-  pid_t pid_ = -1;
-  std::uint16_t port_ = 0;
+  static ServerOptions options(rlim_t max_files, std::vector<std::string> flags) {
+    ServerOptions o;
+    o.extra_args = std::move(flags);
+    o.max_files = max_files;
+    o.end_signal = SIGKILL;
+    return o;
+  }
 };
 
 constexpr std::string_view kHalfRequest = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n";

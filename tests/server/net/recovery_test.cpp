@@ -6,25 +6,17 @@
 // acknowledged move and lets every client resume and play on.
 #include "inarow/server/recovery.h"
 
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <signal.h>
 #include <sqlite3.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <chrono>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <random>
-#include <regex>
-#include <sstream>
 #include <thread>
 
 #include "inarow/engine/game.h"
@@ -35,6 +27,7 @@
 #include "inarow/server/sqlite_store.h"
 #include "inarow/server/store_writer.h"
 #include "inarow/testing/fake_connection.h"
+#include "inarow/testing/process.h"
 #include "inarow/testing/run_until.h"
 #include "inarow/testing/temp_dir.h"
 #include "inarow/testing/ws_client.h"
@@ -45,6 +38,8 @@ namespace {
 using namespace std::chrono_literals;
 namespace asio = boost::asio;
 using inarow::testing::FakeConnection;
+using inarow::testing::ServerOptions;
+using inarow::testing::ServerProcess;
 using inarow::testing::TempDir;
 using inarow::testing::WsClient;
 
@@ -306,62 +301,15 @@ TEST(RecoveryClock, TheWriterBeatsWhileIdle) {
 // ---------------------------------------------------------------- kill -9
 
 // inarow-server as a child that the test can kill with SIGKILL: no goodbye,
-// no flush, no checkpoint.
-class ServerChild {
- public:
-  ServerChild(std::string store, std::filesystem::path log) : store_(std::move(store)), log_(log) {
-    pid_ = ::fork();
-    if (pid_ < 0) throw std::runtime_error("fork failed");
-    if (pid_ == 0) {
-      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-      const int fd = ::open(log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      ::dup2(fd, STDOUT_FILENO);
-      ::dup2(fd, STDERR_FILENO);
-      // Every ack waits for its fdatasync, as in production.
-      ::execl(INAROW_SERVER_BINARY, INAROW_SERVER_BINARY, "--port", "0", "--store", store_.c_str(),
-              "--log-level", "info", "--bot-threads", "1", static_cast<char*>(nullptr));
-      ::_exit(127);
-    }
-    const std::regex listening(R"(listening on 127\.0\.0\.1:(\d+))");
-    const auto deadline = SteadyClock::now() + 20s;
-    while (SteadyClock::now() < deadline) {
-      std::ifstream in(log_);
-      std::stringstream text;
-      text << in.rdbuf();
-      const std::string t = text.str();
-      std::smatch m;
-      if (std::regex_search(t, m, listening)) {
-        port_ = static_cast<std::uint16_t>(std::stoi(m[1]));
-        return;
-      }
-      int status = 0;
-      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-        pid_ = -1;
-        throw std::runtime_error("inarow-server exited at start:\n" + t);
-      }
-      std::this_thread::sleep_for(10ms);
-    }
-    throw std::runtime_error("inarow-server did not say where it listens");
-  }
-  ~ServerChild() {
-    if (pid_ > 0) {
-      ::kill(pid_, SIGTERM);
-      ::waitpid(pid_, nullptr, 0);
-    }
-  }
-  std::uint16_t port() const { return port_; }
-  void kill9() {
-    ::kill(pid_, SIGKILL);
-    ::waitpid(pid_, nullptr, 0);
-    pid_ = -1;
-  }
-
- private:
-  std::string store_;
-  std::filesystem::path log_;
-  pid_t pid_ = -1;
-  std::uint16_t port_ = 0;
-};
+// no flush, no checkpoint. Every ack waits for its fdatasync, as in
+// production.
+std::unique_ptr<ServerProcess> server_child(const std::string& store) {
+  ServerOptions options;
+  options.store = store;
+  options.no_sync = false;
+  options.extra_args = {"--bot-threads", "1"};
+  return std::make_unique<ServerProcess>(std::move(options));
+}
 
 // One seat of a match as a client sees it: its token, the last event seq it
 // saw, and the moves it was told are kept (acknowledged or published).
@@ -476,7 +424,7 @@ std::int64_t query_int(const std::string& path, const std::string& sql) {
 TEST(RecoveryCrash, KilledUnderLoadKeepsEveryAcknowledgedMoveAndEveryMatchResumes) {
   TempDir dir;
   const std::string store = (dir.path() / "crash.db").string();
-  auto server = std::make_unique<ServerChild>(store, dir.path() / "first.log");
+  auto server = server_child(store);
   const std::uint16_t port = server->port();
 
   // People against people (gomoku, 5 minutes each: random moves rarely end
@@ -571,7 +519,7 @@ TEST(RecoveryCrash, KilledUnderLoadKeepsEveryAcknowledgedMoveAndEveryMatchResume
   ASSERT_FALSE(failed) << errors.front();
   const int acked_before_kill = acked.load();
   killed = true;
-  server->kill9();
+  server->kill();
   for (auto& t : players)
     t.join();
   ASSERT_TRUE(errors.empty()) << errors.front();
@@ -592,7 +540,7 @@ TEST(RecoveryCrash, KilledUnderLoadKeepsEveryAcknowledgedMoveAndEveryMatchResume
 
   // Restart on the same store; everyone comes back with token and cursor.
   const auto restart_from = SteadyClock::now();
-  server = std::make_unique<ServerChild>(store, dir.path() / "second.log");
+  server = server_child(store);
   const std::uint16_t port2 = server->port();
   tables.push_back(std::move(clocked));
   for (Table& t : tables) {

@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -43,49 +44,82 @@ std::optional<int> wait_pid(pid_t pid, std::chrono::milliseconds timeout) {
 
 // ---------------------------------------------------------------- server
 
-ServerProcess::ServerProcess(std::string store, std::uint16_t port, std::string binary)
-    : store_(std::move(store)), binary_(std::move(binary)) {
-  start(port);
+ServerProcess::ServerProcess(ServerOptions options) : options_(std::move(options)) {
+  start(options_.port);
 }
 
+ServerProcess::ServerProcess(std::string store, std::uint16_t port, std::string binary)
+    : ServerProcess([&] {
+        ServerOptions options;
+        options.store = std::move(store);
+        options.port = port;
+        options.binary = std::move(binary);
+        return options;
+      }()) {}
+
 ServerProcess::~ServerProcess() {
-  stop();
+  if (options_.end_signal == SIGKILL)
+    kill();
+  else
+    stop();
 }
 
 std::string ServerProcess::url() const {
   return "ws://127.0.0.1:" + std::to_string(port_) + "/ws";
 }
 
+std::string ServerProcess::log() const {
+  std::ifstream in(log_);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
 void ServerProcess::start(std::uint16_t port) {
-  const fs::path log = dir_.path() / ("server-" + std::to_string(++starts_) + ".log");
+  log_ = dir_.path() / ("server-" + std::to_string(++starts_) + ".log");
+  // The arguments are made before the fork: the child only calls what is
+  // safe there.
+  std::vector<std::string> args = {options_.binary, "--port", std::to_string(port), "--store",
+                                   options_.store};
+  if (options_.no_sync) args.push_back("--no-sync");
+  args.insert(args.end(), {"--log-level", "info"});
+  args.insert(args.end(), options_.extra_args.begin(), options_.extra_args.end());
+  std::vector<char*> argv;
+  for (auto& a : args)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
   pid_ = ::fork();
   if (pid_ < 0) throw std::runtime_error("fork failed");
   if (pid_ == 0) {
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // no orphan server if the test dies
-    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int fd = ::open(log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     ::dup2(fd, STDOUT_FILENO);
     ::dup2(fd, STDERR_FILENO);
-    const std::string port_text = std::to_string(port);
-    ::execl(binary_.c_str(), binary_.c_str(), "--port", port_text.c_str(), "--store",
-            store_.c_str(), "--no-sync", "--log-level", "info", static_cast<char*>(nullptr));
+    ::close(fd);
+    if (options_.max_files) {
+      const rlimit limit{*options_.max_files, *options_.max_files};
+      ::setrlimit(RLIMIT_NOFILE, &limit);
+    }
+    ::execv(argv[0], argv.data());
     ::_exit(127);
   }
   // The port is in the log: "listening on 127.0.0.1:NNNNN".
   const std::regex listening(R"(listening on 127\.0\.0\.1:(\d+))");
   const auto deadline = Clock::now() + 20s;
   while (Clock::now() < deadline) {
-    std::ifstream in(log);
-    std::stringstream text;
-    text << in.rdbuf();
     std::smatch m;
-    const std::string s = text.str();
+    const std::string s = log();
     if (std::regex_search(s, m, listening)) {
       port_ = static_cast<std::uint16_t>(std::stoi(m[1]));
       return;
     }
-    if (wait_pid(pid_, 0ms)) throw std::runtime_error("inarow-server exited at start:\n" + s);
+    if (wait_pid(pid_, 0ms)) {
+      pid_ = -1;
+      throw std::runtime_error("inarow-server exited at start:\n" + s);
+    }
     std::this_thread::sleep_for(10ms);
   }
+  kill();
   throw std::runtime_error("inarow-server did not say where it listens");
 }
 
@@ -96,6 +130,13 @@ void ServerProcess::stop() {
     ::kill(pid_, SIGKILL);
     wait_pid(pid_, 5s);
   }
+  pid_ = -1;
+}
+
+void ServerProcess::kill() {
+  if (pid_ <= 0) return;
+  ::kill(pid_, SIGKILL);
+  wait_pid(pid_, 5s);
   pid_ = -1;
 }
 

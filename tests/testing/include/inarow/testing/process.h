@@ -1,12 +1,16 @@
 // Real processes for tests. ServerProcess runs inarow-server on 127.0.0.1
-// with an ephemeral port (read from its log); ChildProcess runs any program
-// with pipes for standard input and output, and reads its lines with
-// deadlines so a test never hangs.
+// with an ephemeral port (read from its log), with the flags and descriptor
+// limit a test asks for, and stops it gracefully or kills it; ChildProcess
+// runs any program with pipes for standard input and output, and reads its
+// lines with deadlines so a test never hangs.
 #pragma once
 
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -20,25 +24,53 @@ namespace inarow::testing {
 using namespace std::chrono_literals;
 namespace fs = std::filesystem;
 
+// How a ServerProcess runs inarow-server.
+struct ServerOptions {
+  // A file (kept across restarts) or ":memory:".
+  std::string store = ":memory:";
+  // 0 is ephemeral.
+  std::uint16_t port = 0;
+  // --no-sync: acks do not wait for fdatasync. False runs as in production.
+  bool no_sync = true;
+  // Flags after the ones above (--store, --port, --log-level info, ...).
+  std::vector<std::string> extra_args;
+  // RLIMIT_NOFILE (soft and hard) set in the child before it runs the server.
+  std::optional<rlim_t> max_files;
+  // What the destructor sends: SIGTERM (a graceful stop, SIGKILL if it does
+  // not end within 10 s) or SIGKILL (no goodbye).
+  int end_signal = SIGTERM;
+  // Defaults to the inarow-server this build made.
+  std::string binary = INAROW_SERVER_BINARY;
+};
+
 class ServerProcess {
  public:
-  // `store` is a file (kept across restarts) or ":memory:"; port 0 is ephemeral.
-  // `binary` defaults to the inarow-server this build made.
+  explicit ServerProcess(ServerOptions options);
   explicit ServerProcess(std::string store, std::uint16_t port = 0,
                          std::string binary = INAROW_SERVER_BINARY);
   ~ServerProcess();
+  ServerProcess(const ServerProcess&) = delete;
+  ServerProcess& operator=(const ServerProcess&) = delete;
+
   std::uint16_t port() const { return port_; }
   std::string url() const;
+  // The running server's process id; -1 once stopped or killed.
+  pid_t pid() const { return pid_; }
+  // What the server has written (standard output and error) since it last
+  // started.
+  std::string log() const;
   // SIGTERM and wait: the graceful stop (bye, close 1001).
   void stop();
+  // SIGKILL and wait: a crash (no goodbye, no flush, no checkpoint).
+  void kill();
   // Start again on the same port and store.
   void restart();
 
  private:
   void start(std::uint16_t port);
-  std::string store_;
-  std::string binary_;
+  ServerOptions options_;
   TempDir dir_;
+  fs::path log_;
   pid_t pid_ = -1;
   std::uint16_t port_ = 0;
   int starts_ = 0;
