@@ -90,7 +90,7 @@ TEST_P(EchoedInput, NotationErrorsShowWhatWasSentAsValidText) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Wire, EchoedInput, ::testing::Values(false, true),
-                         [](const auto& info) { return info.param ? "Json" : "Binary"; });
+                         [](const auto& p) { return p.param ? "Json" : "Binary"; });
 
 // Bytes that are not UTF-8 never reach a message's checks: protobuf refuses
 // a string field that is not UTF-8, so the frame is malformed; the answer
@@ -175,7 +175,9 @@ INSTANTIATE_TEST_SUITE_P(
         NameCase{"abbot", nullptr, "abbot"}, NameCase{"robots", nullptr, "robots"},
         NameCase{"0123456789012345678901234567890123", "names are at most 32 bytes", nullptr},
         NameCase{"   01234567890123456789012345678901   ", nullptr,
-                 "01234567890123456789012345678901"}));
+                 "01234567890123456789012345678901"}),
+    // Stable test names (the default prints the case's bytes, addresses included).
+    [](const auto& p) { return "Case" + std::to_string(p.index); });
 
 // ---------------------------------------------------------------- item 8
 
