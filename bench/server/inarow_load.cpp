@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "common/process_stats.h"
+#include "common/spawn_server.h"
 #include "common/ws_player.h"
 #include "inarow/engine/game.h"
 #include "inarow/engine/notation.h"
@@ -194,46 +195,6 @@ class Player : public inarow::bench::WsPlayer<Player> {
   Clock::time_point move_sent_;
 };
 
-// Start the server binary on an ephemeral port; returns its pid and port.
-std::pair<int, std::uint16_t> spawn_server(const Options& opt) {
-  int out[2];
-  if (pipe(out) != 0) return {0, 0};
-  const pid_t pid = fork();
-  if (pid == 0) {
-    dup2(out[1], STDOUT_FILENO);
-    dup2(out[1], STDERR_FILENO);
-    close(out[0]);
-    const std::string threads = std::to_string(opt.server_threads);
-    const std::string bots = std::to_string(opt.server_bot_threads);
-    const std::string store = "/tmp/inarow-load-" + std::to_string(getpid()) + ".db";
-    execl(opt.spawn.c_str(), opt.spawn.c_str(), "--port", "0", "--threads", threads.c_str(),
-          "--bot-threads", bots.c_str(), "--store", store.c_str(), "--max-connections-per-ip",
-          "1000000", "--max-http-connections-per-ip", "1000000", "--log-level", "info", "--rate",
-          "1000", "--rate-burst", "1000", static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  close(out[1]);
-  FILE* log = fdopen(out[0], "r");
-  char line[512];
-  // The listening line is logged at info; read until it comes (15 s at most).
-  alarm(15);
-  while (fgets(line, sizeof line, log)) {
-    if (const char* at = strstr(line, "listening on ")) {
-      const char* colon = strrchr(at, ':');
-      const auto port = static_cast<std::uint16_t>(std::atoi(colon + 1));
-      alarm(0);
-      std::thread([log] {
-        char sink[512];
-        while (fgets(sink, sizeof sink, log)) {
-        }
-        fclose(log);
-      }).detach();
-      return {pid, port};
-    }
-  }
-  return {pid, 0};
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -258,7 +219,14 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   if (!opt.spawn.empty()) {
-    auto [pid, port] = spawn_server(opt);
+    // The store is a file per run: the durable path is what is measured.
+    auto [pid, port] = inarow::bench::spawn_server(
+        opt.spawn,
+        {"--threads", std::to_string(opt.server_threads), "--bot-threads",
+         std::to_string(opt.server_bot_threads), "--store",
+         "/tmp/inarow-load-" + std::to_string(getpid()) + ".db", "--rate", "1000", "--rate-burst",
+         "1000"},
+        15);
     if (port == 0) {
       std::cerr << "could not start " << opt.spawn << "\n";
       return 1;

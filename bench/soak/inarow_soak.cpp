@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "common/process_stats.h"
+#include "common/spawn_server.h"
 #include "common/ws_player.h"
 #include "inarow/engine/game.h"
 #include "inarow/engine/notation.h"
@@ -438,42 +439,6 @@ void Conn::on_failure(const char* what, beast::error_code ec) {
   owner_->on_failure(*this, what, ec);
 }
 
-// Start the server on an ephemeral port with a store in a fresh directory.
-std::pair<int, std::uint16_t> spawn_server(const Options& opt, const std::string& store) {
-  int out[2];
-  if (pipe(out) != 0) return {0, 0};
-  const pid_t pid = fork();
-  if (pid == 0) {
-    dup2(out[1], STDOUT_FILENO);
-    dup2(out[1], STDERR_FILENO);
-    close(out[0]);
-    execl(opt.spawn.c_str(), opt.spawn.c_str(), "--port", "0", "--store", store.c_str(),
-          "--max-connections-per-ip", "1000000", "--max-http-connections-per-ip", "1000000",
-          "--log-level", "info", static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  close(out[1]);
-  FILE* log = fdopen(out[0], "r");
-  char line[512];
-  alarm(20);
-  while (fgets(line, sizeof line, log)) {
-    if (const char* at = strstr(line, "listening on ")) {
-      const char* colon = strrchr(at, ':');
-      const auto port = static_cast<std::uint16_t>(std::atoi(colon + 1));
-      alarm(0);
-      std::thread([log] {  // keep the pipe drained
-        char sink[512];
-        while (fgets(sink, sizeof sink, log)) {
-        }
-        fclose(log);
-      })
-          .detach();
-      return {pid, port};
-    }
-  }
-  return {pid, 0};
-}
-
 void report(const char* when, double t, const Totals& s, int pid) {
   const auto p = inarow::bench::sample_process(pid);
   std::printf(
@@ -522,7 +487,8 @@ int main(int argc, char** argv) {
     char tmpl[] = "/tmp/inarow-soak-XXXXXX";
     if (!mkdtemp(tmpl)) return 2;
     dir = tmpl;
-    auto [pid, port] = spawn_server(opt, (dir / "soak.db").string());
+    auto [pid, port] =
+        inarow::bench::spawn_server(opt.spawn, {"--store", (dir / "soak.db").string()});
     if (port == 0) {
       std::cerr << "could not start " << opt.spawn << "\n";
       return 1;
