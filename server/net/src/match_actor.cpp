@@ -300,7 +300,7 @@ void MatchActor::commit(MatchCore::Events events, std::vector<StoreOp> ops,
     }
     ops.push_back(store_op::AppendEvent{id(), e.seq(), std::move(encoded), at_ms});
     if (e.has_ended()) {
-      ops.push_back(store_op::FinishMatch{id(), e.ended().result(), e.ended().reason(), unix_ms(),
+      ops.push_back(store_op::FinishMatch{id(), e.ended().result(), e.ended().reason(), at_ms,
                                           moves_of(core_.log())});
     }
   }
