@@ -6,7 +6,6 @@
 #include <boost/asio/post.hpp>
 
 #include "game_record.h"
-#include "ids.h"
 #include "inarow/server/match_commands.h"
 
 namespace inarow::server {
