@@ -62,14 +62,10 @@ void BotMoves::search(Game game, std::string level, BotLane lane, FischerClock c
   asio::post(workers_, [this] { run_next(); });
 }
 
-std::size_t BotMoves::queued(BotLane lane) const {
-  std::lock_guard lock(queue_mutex_);
-  return lanes_[static_cast<int>(lane)].size();
-}
-
 void BotMoves::run_next() {
   std::optional<Task> next;
   bool bots_lane = false;
+  bool cancelled = false;
   {
     std::lock_guard lock(queue_mutex_);
     bots_lane = lanes_[0].empty();
@@ -77,12 +73,15 @@ void BotMoves::run_next() {
     if (lane.empty()) return;
     next.emplace(std::move(lane.front()));
     lane.pop_front();
-    if (bots_lane) running_bots_.push_back(next->stop);
+    // Decided here, before a person's search can cut this one short through
+    // the same flag: a cut search still searches (and plays what it found).
+    cancelled = next->stop->load();
+    if (bots_lane && !cancelled) running_bots_.push_back(next->stop);
   }
   Task& task = *next;
   const auto started = SteadyClock::now();
   bots::Choice choice;
-  if (!task.stop->load()) {
+  if (!cancelled) {
     const Millis budget = BotMoves::budget(task.clock, task.side, task.level, started);
     // Bots are borrowed per search: their tables are large, matches many.
     auto bot = pool_.acquire(task.game.variant(), task.level);
@@ -96,7 +95,7 @@ void BotMoves::run_next() {
     // Cancelled while queued: nobody wants this move; any legal one will do.
     choice.move = task.game.legal_moves().front();
   }
-  if (bots_lane) {
+  if (bots_lane && !cancelled) {
     std::lock_guard lock(queue_mutex_);
     std::erase(running_bots_, task.stop);
   }

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "game_record.h"
+#include "inarow/common/json.h"
 #include "web_assets.h"
 #include "websocket_session.h"
 
@@ -135,17 +136,29 @@ class HttpSession : public Evictable, public std::enable_shared_from_this<HttpSe
     }
     constexpr std::string_view kMatches = "/matches/";
     if (target.starts_with(kMatches) && target.size() > kMatches.size()) {
-      const std::string id(target.substr(kMatches.size()));
-      if (auto record = shared_.store.load_match(id)) {
-        return respond(http::status::ok, "application/json", game_record_json(std::move(*record)));
-      }
-      return respond(http::status::not_found, "application/json",
-                     "{\"error\":\"no match " + id + "\"}");
+      return answer_record(std::string(target.substr(kMatches.size())));
     }
     if (auto asset = find_web_asset(target)) {  // the browser client, see web_assets.h
       return respond(http::status::ok, asset->content_type, std::string(asset->body));
     }
     respond(http::status::not_found, "text/plain", "not found\n");
+  }
+
+  // The store is read on the record readers, not on this I/O thread; the
+  // answer comes back to the session's strand. Nothing is read from the
+  // peer meanwhile (one request at a time).
+  void answer_record(std::string id) {
+    asio::post(shared_.record_readers, [self = shared_from_this(), id = std::move(id)]() mutable {
+      auto record = self->shared_.store.load_match(id);
+      std::string json = record ? game_record_json(std::move(*record)) : std::string{};
+      asio::post(
+          self->stream_.get_executor(),
+          [self, id = std::move(id), found = record.has_value(), json = std::move(json)]() mutable {
+            if (found) return self->respond(http::status::ok, "application/json", std::move(json));
+            self->respond(http::status::not_found, "application/json",
+                          "{\"error\":" + json::quote("no match " + id) + "}");
+          });
+    });
   }
 
   using Response = http::response<http::string_body>;

@@ -3,16 +3,11 @@
 #include <fmt/format.h>
 
 #include <boost/uuid/detail/sha1.hpp>
-#include <chrono>
 #include <random>
 
-namespace inarow::server {
+#include "inarow/server/store.h"
 
-std::int64_t unix_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
+namespace inarow::server {
 
 std::string random_hex(std::size_t bytes) {
   static thread_local std::random_device device;

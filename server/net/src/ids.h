@@ -9,8 +9,6 @@
 
 namespace inarow::server {
 
-// Now as the store keeps it: Unix time in milliseconds.
-std::int64_t unix_ms();
 // `bytes` random bytes in hex.
 std::string random_hex(std::size_t bytes);
 // Hex SHA-1 of a token: what the store keeps instead of the token.

@@ -6,7 +6,6 @@
 #include <boost/asio/post.hpp>
 
 #include "game_record.h"
-#include "ids.h"
 #include "inarow/server/match_commands.h"
 
 namespace inarow::server {
@@ -300,7 +299,7 @@ void MatchActor::commit(MatchCore::Events events, std::vector<StoreOp> ops,
     }
     ops.push_back(store_op::AppendEvent{id(), e.seq(), std::move(encoded), at_ms});
     if (e.has_ended()) {
-      ops.push_back(store_op::FinishMatch{id(), e.ended().result(), e.ended().reason(), unix_ms(),
+      ops.push_back(store_op::FinishMatch{id(), e.ended().result(), e.ended().reason(), at_ms,
                                           moves_of(core_.log())});
     }
   }

@@ -27,15 +27,21 @@ std::vector<v1::RatingChange> RatingBook::rate(const MatchSetup& match, v1::Resu
   }
   const double first_score = r == v1::RESULT_FIRST_WINS ? 1.0 : r == v1::RESULT_DRAW ? 0.5 : 0.0;
   const std::string& variant = match.variant.name;
+  // Read and written under one lock: a player's two matches may end at once
+  // on two strands, and each update must start from the other's result.
+  std::lock_guard lock(mutex_);
+  std::array<Rating*, 2> book;
   std::array<Rating, 2> before;
-  for (int s = 0; s < 2; ++s)
-    before[s] = get(match.seats[s].player_id, variant);
+  for (int s = 0; s < 2; ++s) {
+    book[s] = &book_.try_emplace({match.seats[s].player_id, variant}).first->second;
+    before[s] = *book[s];
+  }
   for (int s = 0; s < 2; ++s) {
     const double score = s == 0 ? first_score : 1.0 - first_score;
     const GameResult game{before[1 - s], score};
     const Rating after = glicko2_update(before[s], std::span(&game, 1));
     const std::string& player = match.seats[s].player_id;
-    set(player, variant, after);
+    *book[s] = after;
     ops.push_back(store_op::SaveRating{player, variant, after});
     v1::RatingChange c;
     c.set_player_id(player);

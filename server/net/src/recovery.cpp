@@ -4,8 +4,6 @@
 
 #include <algorithm>
 
-#include "ids.h"
-
 namespace inarow::server {
 
 namespace v1 = ::inarow::v1;

@@ -40,6 +40,9 @@ struct Server::Impl {
   asio::io_context ioc;
   std::unique_ptr<Router> router;
   asio::thread_pool bot_workers;
+  // Reads game records for GET /matches/<id> (their handlers hold sessions,
+  // so they go before the io_context).
+  asio::thread_pool record_readers{1};
   Listener listener;
   std::vector<std::thread> threads;
   std::mutex stop_mutex;
@@ -81,7 +84,8 @@ inarow::expected<void, std::string> Server::start() {
   BotMoves::tune_workers(s.bot_workers, std::max(1, s.config.bot_threads), s.config.bot_nice);
   s.router =
       std::make_unique<Router>(s.ioc, s.bot_workers, s.config, *s.store, *s.writer, s.metrics);
-  s.sessions = std::make_unique<SessionContext>(s.config, s.metrics, *s.router, *s.store);
+  s.sessions =
+      std::make_unique<SessionContext>(s.config, s.metrics, *s.router, *s.store, s.record_readers);
   s.router->restore();
   s.writer->heartbeat(kStoreHeartbeat);  // after the restore read the last one
 
@@ -123,6 +127,7 @@ void Server::stop() {
     t.join();
   s.threads.clear();
   s.bot_workers.join();
+  s.record_readers.join();
   s.writer->flush();
   s.writer->stop();
   spdlog::info("stopped: store flushed");

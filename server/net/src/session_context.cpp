@@ -2,33 +2,43 @@
 
 namespace inarow::server {
 
+namespace {
+
+// One more connection from `address`, unless it has `limit` already.
+bool admit_to(std::map<std::string, int>& counts, const std::string& address, int limit) {
+  auto it = counts.try_emplace(address, 0).first;
+  if (it->second >= limit) {
+    if (it->second == 0) counts.erase(it);
+    return false;
+  }
+  ++it->second;
+  return true;
+}
+
+void release_from(std::map<std::string, int>& counts, const std::string& address) {
+  if (--counts[address] <= 0) counts.erase(address);
+}
+
+}  // namespace
+
 bool SessionContext::admit(const std::string& address) {
   std::lock_guard lock(mutex_);
-  int& n = per_address_[address];
-  if (n >= config.max_connections_per_ip) return false;
-  ++n;
-  return true;
+  return admit_to(per_address_, address, config.max_connections_per_ip);
 }
 
 void SessionContext::release(const std::string& address) {
   std::lock_guard lock(mutex_);
-  if (--per_address_[address] <= 0) per_address_.erase(address);
+  release_from(per_address_, address);
 }
 
 bool SessionContext::admit_http(const std::string& address) {
   std::lock_guard lock(mutex_);
-  int& n = http_per_address_[address];
-  if (n >= config.max_http_connections_per_ip) {
-    if (n == 0) http_per_address_.erase(address);
-    return false;
-  }
-  ++n;
-  return true;
+  return admit_to(http_per_address_, address, config.max_http_connections_per_ip);
 }
 
 void SessionContext::release_http(const std::string& address) {
   std::lock_guard lock(mutex_);
-  if (--http_per_address_[address] <= 0) http_per_address_.erase(address);
+  release_from(http_per_address_, address);
 }
 
 std::uint64_t SessionContext::enlist_http(std::weak_ptr<Evictable> session) {

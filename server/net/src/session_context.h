@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <boost/asio/thread_pool.hpp>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -32,14 +33,19 @@ class Evictable {
 class SessionContext {
  public:
   SessionContext(const ServerConfig& server_config, Metrics& counters, Router& messages,
-                 Store& records)
-      : config(server_config), metrics(counters), router(messages), store(records) {}
+                 Store& records, boost::asio::thread_pool& readers)
+      : config(server_config),
+        metrics(counters),
+        router(messages),
+        store(records),
+        record_readers(readers) {}
 
   const ServerConfig& config;
   Metrics& metrics;
   Router& router;
-  Store& store;                  // GET /matches/<id> reads game records
-  std::atomic<int> sessions{0};  // WebSocket sessions alive
+  Store& store;  // GET /matches/<id> reads game records, on record_readers
+  boost::asio::thread_pool& record_readers;  // never an I/O thread: the read may wait on disk
+  std::atomic<int> sessions{0};              // WebSocket sessions alive
 
   // A WebSocket connection is admitted while its address has fewer than
   // max_connections_per_ip; release when it ends.

@@ -71,10 +71,8 @@ void WebSocketSession::deliver_all(std::vector<OutgoingPtr> messages) {
 
 void WebSocketSession::close(CloseKind kind) {
   asio::post(ws_.get_executor(), [self = shared_from_this(), kind] {
-    self->close_code_ = kind == CloseKind::going_away ? websocket::close_code::going_away
-                                                      : websocket::close_code::policy_error;
-    self->close_requested_ = true;
-    if (self->queue_.empty()) self->do_close();
+    self->close_when_sent(kind == CloseKind::going_away ? websocket::close_code::going_away
+                                                        : websocket::close_code::policy_error);
   });
 }
 
@@ -86,10 +84,7 @@ void WebSocketSession::on_accept(beast::error_code ec) {
     enqueue(
         make_error(shared_.metrics, 0,
                    {ProtocolError::too_many_connections, "too many connections from " + address_}));
-    close_code_ = websocket::close_code::policy_error;
-    close_requested_ = true;
-    do_read();
-    return;
+    close_when_sent(websocket::close_code::policy_error);
   }
   do_read();
 }
@@ -120,7 +115,6 @@ void WebSocketSession::handle_frame(std::string_view data) {
   if (!admitted_ || close_requested_) return;
 
   v1::ClientMessage msg;
-  // Parsed before the rate limit, so that a refusal answers its request.
   const auto failure = parse_frame(data, text_, msg);
   const std::uint64_t request_id =
       failure && failure->code == ProtocolError::malformed ? 0 : msg.request_id();
@@ -129,9 +123,7 @@ void WebSocketSession::handle_frame(std::string_view data) {
     send_error(request_id, {ProtocolError::rate_limited, "too many messages; slow down"});
     if (++strikes_ >= shared_.config.rate_strikes) {
       spdlog::info("connection_closed address={} reason=flooding", address_);
-      close_code_ = websocket::close_code::policy_error;
-      close_requested_ = true;
-      if (queue_.empty()) do_close();
+      close_when_sent(websocket::close_code::policy_error);
     }
     return;
   }
@@ -151,10 +143,10 @@ void WebSocketSession::enqueue(const OutgoingPtr& message) {
   if (close_started_) return;
   if (queue_.size() >= kMaxQueuedMessages) {
     spdlog::info("connection_closed address={} reason=\"not reading\"", address_);
-    queue_.clear();
-    close_code_ = websocket::close_code::policy_error;
-    close_requested_ = true;
-    if (!writing_) do_close();
+    // The frame being written stays until its write completes: the write
+    // reads its bytes, and on_write takes it off the queue.
+    queue_.erase(queue_.begin() + (writing_ ? 1 : 0), queue_.end());
+    close_when_sent(websocket::close_code::policy_error);
     return;
   }
   queue_.emplace_back(message, text_);
@@ -177,6 +169,15 @@ void WebSocketSession::on_write(beast::error_code ec, std::size_t) {
   queue_.pop_front();
   if (!queue_.empty()) return do_write();
   if (close_requested_) do_close();
+}
+
+// Close once the queue has gone out: at once when nothing is being written,
+// else from on_write when the queue is empty (a queue that is not empty is
+// always being written).
+void WebSocketSession::close_when_sent(websocket::close_code code) {
+  close_code_ = code;
+  close_requested_ = true;
+  do_close();
 }
 
 void WebSocketSession::do_close() {

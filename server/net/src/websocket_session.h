@@ -43,6 +43,7 @@ class WebSocketSession : public Connection, public std::enable_shared_from_this<
   void enqueue(const OutgoingPtr& message);
   void do_write();
   void on_write(boost::beast::error_code ec, std::size_t);
+  void close_when_sent(boost::beast::websocket::close_code code);
   void do_close();
   void gone();
 

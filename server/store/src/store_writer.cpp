@@ -3,16 +3,6 @@
 
 namespace inarow::server {
 
-namespace {
-
-std::int64_t unix_now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
-}  // namespace
-
 StoreWriter::StoreWriter(Store& store, Observer observer)
     : store_(store), observer_(std::move(observer)), thread_([this] { run(); }) {}
 
@@ -82,7 +72,7 @@ void StoreWriter::run() {
         ops.push_back(std::move(op));
     }
     if (beat) {
-      ops.push_back(store_op::Alive{unix_now_ms()});
+      ops.push_back(store_op::Alive{unix_ms()});
       last_beat = Clock::now();
     }
     const auto started = std::chrono::steady_clock::now();

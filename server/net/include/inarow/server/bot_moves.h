@@ -64,8 +64,6 @@ class BotMoves {
   // not plan to think past its flag.
   void search(Game game, std::string level, BotLane lane, FischerClock clock, Side side,
               std::shared_ptr<std::atomic<bool>> stop, Done done);
-  // Searches waiting for a worker, per lane.
-  std::size_t queued(BotLane lane) const;
 
   // The time to think with this clock: a slice of what is left plus most of
   // the increment, at most the level's own time; 0 without a clock.
@@ -90,7 +88,7 @@ class BotMoves {
   boost::asio::thread_pool& workers_;
   Metrics& metrics_;
   BotPool pool_;
-  mutable std::mutex queue_mutex_;
+  std::mutex queue_mutex_;
   std::array<std::deque<Task>, 2> lanes_;  // by BotLane
   // The stop flags of the bot-vs-bot searches running now.
   std::vector<std::shared_ptr<std::atomic<bool>>> running_bots_;

@@ -16,6 +16,7 @@
 // memory_store.h, and the group-committing writer in store_writer.h.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -28,6 +29,14 @@
 #include "inarow/server/rating.h"
 
 namespace inarow::server {
+
+// Now as the store keeps it (every at_ms and *_ms here): Unix time in
+// milliseconds.
+inline std::int64_t unix_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
 
 struct PlayerRecord {
   std::string id;
