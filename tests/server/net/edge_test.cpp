@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "inarow/testing/messages.h"
 #include "inarow/testing/process.h"
 #include "inarow/testing/test_server.h"
 #include "inarow/testing/ws_client.h"
@@ -433,12 +434,6 @@ TEST(EdgeHttp, GetWsWithoutAnUpgradeGets426) {
 }
 
 // ---------------------------------------------------------------- rate limit
-
-v1::ClientMessage ping_message() {
-  v1::ClientMessage m;
-  m.mutable_ping();
-  return m;
-}
 
 // A refused message's error answers its request id, in either form.
 void rate_limited_errors_answer_their_requests(bool text) {

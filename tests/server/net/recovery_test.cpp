@@ -371,14 +371,11 @@ bool play_one(Table& t, std::mt19937& rng) {
   }
   auto legal = game.legal_moves();
   const std::string mv = format_move(game.variant(), legal[rng() % legal.size()]);
-  v1::ClientMessage m;
-  m.mutable_move()->set_match_id(t.match);
-  m.mutable_move()->set_move(mv);
   // Paced under the per-connection rate limit.
   std::this_thread::sleep_for(40ms);
   // The answer, taking the events that come before it (a request that dies
   // with the server is no failure here).
-  const std::uint64_t id = mover->ws->send(m);
+  const std::uint64_t id = mover->ws->send(inarow::testing::move_message(t.match, mv));
   for (;;) {
     auto r = mover->ws->next(10s);
     if (!r) {

@@ -19,6 +19,7 @@
 
 #include "inarow/engine/game.h"
 #include "inarow/engine/notation.h"
+#include "inarow/testing/messages.h"
 #include "inarow/testing/test_server.h"
 #include "inarow/testing/ws_client.h"
 
@@ -42,20 +43,6 @@ v1::MatchEvent expect_event(WsClient& c, Kind kind, std::uint64_t seq) {
   return e;
 }
 
-void expect_error(const v1::ServerMessage& m, v1::ErrorCode code) {
-  ASSERT_TRUE(m.has_error()) << m.DebugString();
-  EXPECT_EQ(m.error().code(), code) << m.DebugString();
-}
-
-void expect_ack(const v1::ServerMessage& m) {
-  ASSERT_TRUE(m.has_ack()) << m.DebugString();
-}
-
-v1::ClientMessage resign_message(const std::string& id) {
-  v1::ClientMessage m;
-  m.mutable_resign()->set_match_id(id);
-  return m;
-}
 v1::ClientMessage offer_draw_message(const std::string& id) {
   v1::ClientMessage m;
   m.mutable_offer_draw()->set_match_id(id);
@@ -78,12 +65,6 @@ v1::ClientMessage answer_takeback_message(const std::string& id, bool accept) {
   m.mutable_answer_takeback()->set_accept(accept);
   return m;
 }
-v1::ClientMessage watch_message(const std::string& id, std::uint64_t after = 0) {
-  v1::ClientMessage m;
-  m.mutable_watch()->set_match_id(id);
-  m.mutable_watch()->set_after_seq(after);
-  return m;
-}
 // Wait for a condition the server reaches by itself (a match forgotten, a
 // connection gone), checking it every 25 ms (under the rate limit when the
 // check is a request); false if it does not hold in time.
@@ -94,12 +75,6 @@ bool eventually(const std::function<bool()>& holds, std::chrono::milliseconds ti
     std::this_thread::sleep_for(25ms);
   }
   return true;
-}
-
-v1::ClientMessage ping_message() {
-  v1::ClientMessage m;
-  m.mutable_ping();
-  return m;
 }
 
 // Two players paired by seeking; `a` seeks first and so plays first.
