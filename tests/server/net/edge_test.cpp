@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "inarow/testing/eventually.h"
 #include "inarow/testing/messages.h"
 #include "inarow/testing/process.h"
 #include "inarow/testing/test_server.h"
@@ -148,16 +149,6 @@ std::string healthz_status(std::uint16_t port, std::chrono::milliseconds timeout
   if (!s.connected()) return {};
   s.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
   return s.status_line(timeout);
-}
-
-// Retry `holds` every 50 ms until it is true or the time is up.
-bool eventually(const std::function<bool()>& holds, std::chrono::milliseconds timeout) {
-  const auto deadline = Clock::now() + timeout;
-  while (!holds()) {
-    if (Clock::now() > deadline) return false;
-    std::this_thread::sleep_for(50ms);
-  }
-  return true;
 }
 
 // ---------------------------------------------------------------- a server process

@@ -12,13 +12,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <random>
 #include <sstream>
-#include <thread>
 
 #include "inarow/engine/game.h"
 #include "inarow/engine/notation.h"
+#include "inarow/testing/eventually.h"
 #include "inarow/testing/messages.h"
 #include "inarow/testing/test_server.h"
 #include "inarow/testing/ws_client.h"
@@ -64,17 +63,6 @@ v1::ClientMessage answer_takeback_message(const std::string& id, bool accept) {
   m.mutable_answer_takeback()->set_match_id(id);
   m.mutable_answer_takeback()->set_accept(accept);
   return m;
-}
-// Wait for a condition the server reaches by itself (a match forgotten, a
-// connection gone), checking it every 25 ms (under the rate limit when the
-// check is a request); false if it does not hold in time.
-bool eventually(const std::function<bool()>& holds, std::chrono::milliseconds timeout = 5s) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (!holds()) {
-    if (std::chrono::steady_clock::now() > deadline) return false;
-    std::this_thread::sleep_for(25ms);
-  }
-  return true;
 }
 
 // Two players paired by seeking; `a` seeks first and so plays first.
