@@ -26,6 +26,7 @@
 #include "inarow/server/memory_store.h"
 #include "inarow/server/sqlite_store.h"
 #include "inarow/server/store_writer.h"
+#include "inarow/testing/eventually.h"
 #include "inarow/testing/fake_connection.h"
 #include "inarow/testing/process.h"
 #include "inarow/testing/run_until.h"
@@ -283,9 +284,7 @@ TEST(RecoveryClock, TheWriterBeatsWhileIdle) {
   StoreWriter writer(store);
   writer.heartbeat(20ms);
   // Three beats at 20 ms apart with nothing submitted.
-  const auto deadline = SteadyClock::now() + 5s;
-  while (store.commits() < 3 && SteadyClock::now() < deadline)
-    std::this_thread::sleep_for(5ms);
+  inarow::testing::eventually([&] { return store.commits() >= 3; }, 5s, 5ms);
   EXPECT_GE(store.commits(), 3u);
   EXPECT_GE(store.last_alive_ms(), before);
   writer.stop();
