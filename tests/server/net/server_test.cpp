@@ -4,12 +4,10 @@
 #include <signal.h>
 #include <sqlite3.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -19,6 +17,7 @@
 #include "inarow/engine/notation.h"
 #include "inarow/testing/eventually.h"
 #include "inarow/testing/messages.h"
+#include "inarow/testing/process.h"
 #include "inarow/testing/test_server.h"
 #include "inarow/testing/ws_client.h"
 
@@ -817,53 +816,27 @@ TEST(ServerStore, AMoveThatCannotBeStoredIsNotAcknowledged) {
 // ---------------------------------------------------------------- shutdown
 
 TEST(ServerProcess, SigtermSaysGoodbyeAndExitsCleanly) {
-  const auto db = temp_db("inarow-shutdown-test");
-  int out[2];
-  ASSERT_EQ(pipe(out), 0);
-  const pid_t pid = fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    dup2(out[1], STDOUT_FILENO);
-    dup2(out[1], STDERR_FILENO);
-    close(out[0]);
-    execl(INAROW_SERVER_BINARY, INAROW_SERVER_BINARY, "--port", "0", "--store", db.string().c_str(),
-          "--no-sync", static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  close(out[1]);
-  FILE* log = fdopen(out[0], "r");
-  std::uint16_t port = 0;
-  char line[512];
-  while (port == 0 && fgets(line, sizeof line, log)) {
-    if (const char* at = strstr(line, "listening on 127.0.0.1:")) {
-      port = static_cast<std::uint16_t>(std::atoi(at + strlen("listening on 127.0.0.1:")));
-    }
-  }
-  ASSERT_NE(port, 0) << "no 'listening on' line";
+  TempDir dir;
+  ServerOptions options;
+  options.store = (dir.path() / "shutdown.db").string();
+  ServerProcess server(options);
   {
-    WsClient c(port);
+    WsClient c(server.port());
     c.hello("bye");
     auto ack = c.play_bot("tictactoe", "easy");
     expect_ack(ack);
     expect_event(c, Kind::kStarted, 1);
-    ASSERT_EQ(kill(pid, SIGTERM), 0);
+    ASSERT_EQ(kill(server.pid(), SIGTERM), 0);
     auto bye = c.next_until([](const v1::ServerMessage& m) { return m.has_bye(); });
     ASSERT_TRUE(bye);
     EXPECT_FALSE(c.next(3s));
     EXPECT_TRUE(c.closed());
     EXPECT_EQ(c.close_code(), 1001);  // going away
   }
-  // Read to the end before waiting: a server that writes more than a pipe
-  // holds on its way out (a sanitizer's report) would otherwise block.
-  std::string rest;
-  while (fgets(line, sizeof line, log))
-    rest += line;
-  fclose(log);
-  int status = 0;
-  ASSERT_EQ(waitpid(pid, &status, 0), pid);
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 0) << rest;
-  EXPECT_NE(rest.find("stopped: store flushed"), std::string::npos) << rest;
+  const auto status = server.wait_exit();
+  ASSERT_TRUE(status) << "still running:\n" << server.log();
+  EXPECT_EQ(*status, 0) << server.log();  // exited by itself, with 0
+  EXPECT_NE(server.log().find("stopped: store flushed"), std::string::npos) << server.log();
 }
 
 }  // namespace

@@ -140,6 +140,13 @@ void ServerProcess::kill() {
   pid_ = -1;
 }
 
+std::optional<int> ServerProcess::wait_exit(std::chrono::milliseconds timeout) {
+  if (pid_ <= 0) return std::nullopt;
+  auto status = wait_pid(pid_, timeout);
+  if (status) pid_ = -1;
+  return status;
+}
+
 void ServerProcess::restart() {
   stop();
   start(port_);
