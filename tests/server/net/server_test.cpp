@@ -4,7 +4,6 @@
 #include <signal.h>
 #include <sqlite3.h>
 #include <sys/resource.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -18,6 +17,7 @@
 #include "inarow/testing/eventually.h"
 #include "inarow/testing/messages.h"
 #include "inarow/testing/process.h"
+#include "inarow/testing/temp_dir.h"
 #include "inarow/testing/test_server.h"
 #include "inarow/testing/ws_client.h"
 
@@ -25,14 +25,6 @@ namespace inarow::testing {
 namespace {
 
 using Kind = v1::MatchEvent::KindCase;
-
-std::filesystem::path temp_db(const std::string& name) {
-  auto path =
-      std::filesystem::temp_directory_path() / (name + "-" + std::to_string(::getpid()) + ".db");
-  for (const char* suffix : {"", "-wal", "-shm"})
-    std::filesystem::remove(path.string() + suffix);
-  return path;
-}
 
 v1::MatchEvent expect_event(WsClient& c, Kind kind, std::uint64_t seq) {
   v1::MatchEvent e = c.next_event();
@@ -711,7 +703,8 @@ TEST(ServerHttp, HealthMetricsAndUnknownPaths) {
 // ---------------------------------------------------------------- store
 
 TEST(ServerStore, ARestartedServerRestoresAnUnfinishedMatch) {
-  const auto db = temp_db("inarow-restore-test");
+  TempDir dir;
+  const auto db = dir.path() / "restore.db";
   auto config = test_config();
   config.store = db.string();
   std::string token, match;
@@ -771,7 +764,8 @@ TEST(ServerStore, ARestartedServerRestoresAnUnfinishedMatch) {
 // opponent hears nothing, the match refuses further commands, and a
 // restarted server resumes it from its last stored move.
 TEST(ServerStore, AMoveThatCannotBeStoredIsNotAcknowledged) {
-  const auto db = temp_db("inarow-store-fail-test");
+  TempDir dir;
+  const auto db = dir.path() / "store-fail.db";
   auto config = test_config();
   config.store = db.string();
   config.store_busy_timeout = 200ms;
