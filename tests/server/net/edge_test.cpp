@@ -311,25 +311,20 @@ TEST(EdgeDescriptors, HttpConnectionsAreLimitedPerAddress) {
     s.send(kHalfRequest);
     holders.push_back(std::move(s));
   }
-  // The 32 over the limit are closed at once, unanswered.
-  std::size_t closed = 0;
-  const auto deadline = Clock::now() + 10s;
-  while (closed < 32 && Clock::now() < deadline) {
-    closed = 0;
+  auto closed = [&] {
+    std::size_t n = 0;
     for (auto& h : holders) {
       if (!h.closed()) h.wait_closed(1ms);
-      if (h.closed()) ++closed;
+      if (h.closed()) ++n;
     }
-  }
-  EXPECT_EQ(closed, 32u);
+    return n;
+  };
+  // The 32 over the limit are closed at once, unanswered.
+  EXPECT_TRUE(eventually([&] { return closed() >= 32; }, 10s));
+  EXPECT_EQ(closed(), 32u);
   EXPECT_EQ(healthz_status(server.port()), "HTTP/1.1 200 OK");
   // Still exactly 8 held: the eight first, each still open.
-  closed = 0;
-  for (auto& h : holders) {
-    if (!h.closed()) h.wait_closed(1ms);
-    if (h.closed()) ++closed;
-  }
-  EXPECT_EQ(closed, 32u);
+  EXPECT_EQ(closed(), 32u);
   EXPECT_EQ(server.log_lines_with("accept_failed"), 0u) << server.log();
   // One of the eight goes; there is room for one more from that address.
   auto open_one = std::find_if(holders.begin(), holders.end(), [](auto& h) { return !h.closed(); });
