@@ -11,8 +11,9 @@ namespace {
 
 class ControllerTest : public ::testing::Test {
  protected:
-  ControllerTest()
-      : controller_(ControllerOptions{true, false, {}, "ws://test/ws", "ada"}, Profile{},
+  // Script mode, line format, unless a test asks for other options.
+  explicit ControllerTest(ControllerOptions options = {true, false, {}, "ws://test/ws", "ada"})
+      : controller_(std::move(options), Profile{},
                     Controller::Hooks{
                         [this](v1::ClientMessage m) { sent_.push_back(std::move(m)); },
                         [this](const std::string& text) { out_ += text; },
@@ -78,6 +79,12 @@ class ControllerTest : public ::testing::Test {
   bool quit_ = false;
   Profile saved_;
   Controller controller_;
+};
+
+// For a person: boards, sentences and the bell.
+class ControllerSound : public ControllerTest {
+ protected:
+  ControllerSound() : ControllerTest({false, true, {}, "ws://test/ws", "ada"}) {}
 };
 
 TEST_F(ControllerTest, ScriptLinesWaitForTheConnectionTheAnswerAndTheTurn) {
@@ -217,61 +224,33 @@ TEST_F(ControllerTest, MovesAreListedInPairs) {
   EXPECT_EQ(out_, "moves match=m1 ply=3 pairs=\"1. b2 a1  2. c3\"\n");
 }
 
-TEST(ControllerSound, TheBellRingsForAPersonOnTheStartTheOpponentsMoveAndTheEnd) {
-  std::string out;
-  Profile saved;
-  Controller c(ControllerOptions{false, true, {}, "ws://test/ws", "ada"}, Profile{},
-               Controller::Hooks{[](v1::ClientMessage) {}, [&](const std::string& t) { out += t; },
-                                 [] {}, [&](const Profile& p) { saved = p; }});
-  const auto now = std::chrono::steady_clock::now();
-  c.on_connected();
-  v1::ServerMessage welcome;
-  welcome.set_request_id(1);
-  welcome.mutable_welcome()->set_player_id("p1");
-  welcome.mutable_welcome()->set_name("ada");
-  c.on_message(welcome, now);
-  auto event = [&](std::uint64_t seq) {
-    v1::ServerMessage m;
-    m.mutable_event()->set_match_id("m1");
-    m.mutable_event()->set_seq(seq);
-    return m;
-  };
+TEST_F(ControllerSound, TheBellRingsForAPersonOnTheStartTheOpponentsMoveAndTheEnd) {
+  greet();
   auto rings = [&](const v1::ServerMessage& m) {
-    out.clear();
-    c.on_message(m, now);
-    return static_cast<int>(std::count(out.begin(), out.end(), '\a'));
+    out_.clear();
+    deliver(m);
+    return static_cast<int>(std::count(out_.begin(), out_.end(), '\a'));
   };
-  v1::ServerMessage started = event(1);
-  auto* s = started.mutable_event()->mutable_started()->mutable_state();
-  s->set_match_id("m1");
-  s->set_variant("tictactoe");
-  s->mutable_first()->set_id("p1");
-  s->mutable_second()->set_id("bot-easy");
-  s->set_to_move(v1::SIDE_FIRST);
-  EXPECT_EQ(rings(started), 1);
-  auto move = [&](std::uint64_t seq, v1::Side side, const char* cell) {
-    v1::ServerMessage m = event(seq);
-    m.mutable_event()->mutable_move_made()->set_side(side);
-    m.mutable_event()->mutable_move_made()->set_move(cell);
-    return m;
-  };
-  EXPECT_EQ(rings(move(2, v1::SIDE_FIRST, "b2")), 0);  // our own move
-  EXPECT_EQ(rings(move(3, v1::SIDE_SECOND, "a1")), 1);
+  EXPECT_EQ(rings(started_event()), 1);
+  EXPECT_EQ(rings(move_event(2, v1::SIDE_FIRST, "b2")), 0);  // our own move
+  EXPECT_EQ(rings(move_event(3, v1::SIDE_SECOND, "a1")), 1);
   // Turned off: silent, and remembered in the profile.
-  c.on_line("sound off");
-  EXPECT_FALSE(saved.sound);
-  EXPECT_NE(out.find("Sounds off."), std::string::npos) << out;
-  EXPECT_EQ(rings(move(4, v1::SIDE_FIRST, "c3")), 0);
-  EXPECT_EQ(rings(move(5, v1::SIDE_SECOND, "a2")), 0);
-  c.on_line("sound on");
-  EXPECT_TRUE(saved.sound);
-  v1::ServerMessage ended = event(6);
+  controller_.on_line("sound off");
+  EXPECT_FALSE(saved_.sound);
+  EXPECT_NE(out_.find("Sounds off."), std::string::npos) << out_;
+  EXPECT_EQ(rings(move_event(4, v1::SIDE_FIRST, "c3")), 0);
+  EXPECT_EQ(rings(move_event(5, v1::SIDE_SECOND, "a2")), 0);
+  controller_.on_line("sound on");
+  EXPECT_TRUE(saved_.sound);
+  v1::ServerMessage ended;
+  ended.mutable_event()->set_match_id("m1");
+  ended.mutable_event()->set_seq(6);
   ended.mutable_event()->mutable_ended()->set_result(v1::RESULT_SECOND_WINS);
   ended.mutable_event()->mutable_ended()->set_reason(v1::END_REASON_RESIGNATION);
   EXPECT_EQ(rings(ended), 1);
 }
 
-TEST(ControllerSound, SoundIsKeptInTheProfile) {
+TEST_F(ControllerSound, SoundIsKeptInTheProfile) {
   const auto dir =
       std::filesystem::temp_directory_path() / ("inarow-profile-" + std::to_string(::getpid()));
   Profile p{"ada", "tok", false};

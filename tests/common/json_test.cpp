@@ -51,12 +51,6 @@ TEST(JsonQuote, InvalidUtf8BecomesReplacementCharacters) {
   EXPECT_EQ(quote("\xC3"), "\"" + r + "\"");
 }
 
-}  // namespace
-}  // namespace inarow::json
-
-namespace inarow::json {
-namespace {
-
 TEST(Echo, ShowsClientTextSafely) {
   EXPECT_EQ(echo("h8"), "h8");
   EXPECT_EQ(echo("\xC3\xA9"

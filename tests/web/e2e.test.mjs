@@ -231,7 +231,8 @@ test('connect four against a bot: falling discs, clocks count down, takeback, ph
   const clock = page.locator('.player[data-side="SIDE_FIRST"] .clock');
   assert.equal(await clock.isVisible(), true);
   const t0 = await clock.innerText();
-  await page.waitForTimeout(1300);
+  // Waits for the next figure, not for a fixed time that races the display's tick.
+  await waitFor(page, (t) => document.querySelector('.player[data-side="SIDE_FIRST"] .clock').innerText !== t, t0);
   const t1 = await clock.innerText();
   assert.match(t0, /^\d+:\d\d$/);
   assert.notEqual(t0, t1, 'the clock should count down');

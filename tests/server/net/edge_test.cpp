@@ -21,6 +21,8 @@
 #include <thread>
 #include <vector>
 
+#include "inarow/testing/eventually.h"
+#include "inarow/testing/messages.h"
 #include "inarow/testing/process.h"
 #include "inarow/testing/test_server.h"
 #include "inarow/testing/ws_client.h"
@@ -147,16 +149,6 @@ std::string healthz_status(std::uint16_t port, std::chrono::milliseconds timeout
   if (!s.connected()) return {};
   s.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
   return s.status_line(timeout);
-}
-
-// Retry `holds` every 50 ms until it is true or the time is up.
-bool eventually(const std::function<bool()>& holds, std::chrono::milliseconds timeout) {
-  const auto deadline = Clock::now() + timeout;
-  while (!holds()) {
-    if (Clock::now() > deadline) return false;
-    std::this_thread::sleep_for(50ms);
-  }
-  return true;
 }
 
 // ---------------------------------------------------------------- a server process
@@ -319,25 +311,20 @@ TEST(EdgeDescriptors, HttpConnectionsAreLimitedPerAddress) {
     s.send(kHalfRequest);
     holders.push_back(std::move(s));
   }
-  // The 32 over the limit are closed at once, unanswered.
-  std::size_t closed = 0;
-  const auto deadline = Clock::now() + 10s;
-  while (closed < 32 && Clock::now() < deadline) {
-    closed = 0;
+  auto closed = [&] {
+    std::size_t n = 0;
     for (auto& h : holders) {
       if (!h.closed()) h.wait_closed(1ms);
-      if (h.closed()) ++closed;
+      if (h.closed()) ++n;
     }
-  }
-  EXPECT_EQ(closed, 32u);
+    return n;
+  };
+  // The 32 over the limit are closed at once, unanswered.
+  EXPECT_TRUE(eventually([&] { return closed() >= 32; }, 10s));
+  EXPECT_EQ(closed(), 32u);
   EXPECT_EQ(healthz_status(server.port()), "HTTP/1.1 200 OK");
   // Still exactly 8 held: the eight first, each still open.
-  closed = 0;
-  for (auto& h : holders) {
-    if (!h.closed()) h.wait_closed(1ms);
-    if (h.closed()) ++closed;
-  }
-  EXPECT_EQ(closed, 32u);
+  EXPECT_EQ(closed(), 32u);
   EXPECT_EQ(server.log_lines_with("accept_failed"), 0u) << server.log();
   // One of the eight goes; there is room for one more from that address.
   auto open_one = std::find_if(holders.begin(), holders.end(), [](auto& h) { return !h.closed(); });
@@ -433,12 +420,6 @@ TEST(EdgeHttp, GetWsWithoutAnUpgradeGets426) {
 }
 
 // ---------------------------------------------------------------- rate limit
-
-v1::ClientMessage ping_message() {
-  v1::ClientMessage m;
-  m.mutable_ping();
-  return m;
-}
 
 // A refused message's error answers its request id, in either form.
 void rate_limited_errors_answer_their_requests(bool text) {

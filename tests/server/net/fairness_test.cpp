@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "inarow/testing/messages.h"
 #include "inarow/testing/test_server.h"
 #include "inarow/testing/ws_client.h"
 
@@ -17,11 +18,6 @@ namespace inarow::testing {
 namespace {
 
 using Kind = v1::MatchEvent::KindCase;
-
-void expect_error(const v1::ServerMessage& m, v1::ErrorCode code) {
-  ASSERT_TRUE(m.has_error()) << m.DebugString();
-  EXPECT_EQ(m.error().code(), code) << m.DebugString();
-}
 
 std::string expect_match_ack(const v1::ServerMessage& m) {
   EXPECT_TRUE(m.has_ack()) << m.DebugString();
@@ -42,19 +38,6 @@ v1::ClientMessage list_matches(std::uint32_t limit = 0, const std::string& after
   v1::ClientMessage m;
   m.mutable_list_matches()->set_limit(limit);
   m.mutable_list_matches()->set_after(after);
-  return m;
-}
-
-v1::ClientMessage watch(const std::string& match_id, const std::string& code = {}) {
-  v1::ClientMessage m;
-  m.mutable_watch()->set_match_id(match_id);
-  m.mutable_watch()->set_code(code);
-  return m;
-}
-
-v1::ClientMessage resign(const std::string& match_id) {
-  v1::ClientMessage m;
-  m.mutable_resign()->set_match_id(match_id);
   return m;
 }
 
@@ -150,7 +133,7 @@ TEST(Fairness, GamesAgainstBotsAndPeopleAreCappedPerPlayer) {
   expect_match_ack(a.play_bot("tictactoe", "easy"));
   expect_error(a.play_bot("tictactoe", "easy"), v1::ERROR_TOO_MANY_MATCHES);
   // One ends: there is room again.
-  ASSERT_TRUE(a.request(resign(first)).has_ack());
+  ASSERT_TRUE(a.request(resign_message(first)).has_ack());
   a.next_until([&](const v1::ServerMessage& m) {
     return m.has_event() && m.event().match_id() == first && m.event().has_ended();
   });
@@ -192,7 +175,7 @@ TEST(Fairness, ABotVsBotMatchNobodyWatchesIsAbortedUnrated) {
   starter.hello("starter");
   fan.hello("fan");
   const std::string match = expect_match_ack(starter.request(bot_match("gomoku", "hard", "hard")));
-  ASSERT_TRUE(fan.request(watch(match)).has_match_state());
+  ASSERT_TRUE(fan.request(watch_message(match)).has_match_state());
   starter.drop();
   // The fan still watches: the bots play on well past the grace (each move
   // of a hard bot takes 250 ms).
@@ -215,8 +198,7 @@ TEST(Fairness, ABotVsBotMatchNobodyWatchesIsAbortedUnrated) {
     if (listed) later.next(50ms);  // nothing is expected: a bounded pause between polls
   }
   ASSERT_FALSE(listed) << "the unwatched match is still live";
-  v1::ClientMessage replay = watch(match);
-  replay.mutable_watch()->set_after_seq(1);
+  const v1::ClientMessage replay = watch_message(match, /*after_seq=*/1);
   const std::uint64_t rid = later.send(replay);
   auto state = later.next_until(
       [&](const v1::ServerMessage& m) { return m.request_id() == rid && m.has_match_state(); });
@@ -275,13 +257,13 @@ TEST(Fairness, TheMatchListComesInBoundedPagesWithoutPrivateGames) {
   EXPECT_EQ(viewer.request(list_matches(1000)).match_list().matches_size(), 3);
 
   // The private game: not watchable without its code, as if it were not there.
-  expect_error(viewer.request(watch(private_id)), v1::ERROR_UNKNOWN_MATCH);
-  expect_error(viewer.request(watch(private_id, "WRONG1")), v1::ERROR_UNKNOWN_MATCH);
-  auto seen = viewer.request(watch(private_id, code));
+  expect_error(viewer.request(watch_message(private_id)), v1::ERROR_UNKNOWN_MATCH);
+  expect_error(viewer.request(watch_message(private_id, 0, "WRONG1")), v1::ERROR_UNKNOWN_MATCH);
+  auto seen = viewer.request(watch_message(private_id, 0, code));
   ASSERT_TRUE(seen.has_match_state()) << seen.DebugString();
   EXPECT_EQ(seen.match_state().kind(), v1::MATCH_KIND_PRIVATE);
   // Public ones need no code.
-  EXPECT_TRUE(viewer.request(watch(ids[0])).has_match_state());
+  EXPECT_TRUE(viewer.request(watch_message(ids[0])).has_match_state());
 }
 
 // ------------------------------------------------------------ ratings
@@ -294,7 +276,7 @@ TEST(Fairness, EarlyEndsAndTakebacksRateNobody) {
   WsClient a(server.port());
   a.hello("ann");
   const std::string early = expect_match_ack(a.play_bot("tictactoe", "easy"));
-  ASSERT_TRUE(a.request(resign(early)).has_ack());
+  ASSERT_TRUE(a.request(resign_message(early)).has_ack());
   auto ended = a.next_until([&](const v1::ServerMessage& m) {
     return m.has_event() && m.event().match_id() == early && m.event().has_ended();
   });
@@ -322,7 +304,7 @@ TEST(Fairness, EarlyEndsAndTakebacksRateNobody) {
     return m.has_event() && m.event().match_id() == game && m.event().has_move_made() &&
            m.event().move_made().side() == v1::SIDE_SECOND;
   });
-  ASSERT_TRUE(a.request(resign(game)).has_ack());
+  ASSERT_TRUE(a.request(resign_message(game)).has_ack());
   auto end = a.next_until([&](const v1::ServerMessage& m) {
     return m.has_event() && m.event().match_id() == game && m.event().has_ended();
   });

@@ -14,6 +14,7 @@
 #include "inarow/server/memory_store.h"
 #include "inarow/server/store_writer.h"
 #include "inarow/testing/fake_connection.h"
+#include "inarow/testing/messages.h"
 #include "inarow/testing/run_until.h"
 
 namespace inarow::server {
@@ -79,10 +80,7 @@ class MatchActorTest : public ::testing::Test {
   std::uint64_t move(const std::shared_ptr<MatchActor>& actor,
                      const std::shared_ptr<FakeConnection>& from, Side side,
                      const std::string& cell) {
-    v1::ClientMessage m;
-    m.mutable_move()->set_match_id("m-test");
-    m.mutable_move()->set_move(cell);
-    return command(actor, from, side, std::move(m));
+    return command(actor, from, side, inarow::testing::move_message("m-test", cell));
   }
   std::optional<v1::ServerMessage> answer(const std::shared_ptr<FakeConnection>& c,
                                           std::uint64_t request_id) {

@@ -26,6 +26,7 @@
 #include "inarow/server/memory_store.h"
 #include "inarow/server/sqlite_store.h"
 #include "inarow/server/store_writer.h"
+#include "inarow/testing/eventually.h"
 #include "inarow/testing/fake_connection.h"
 #include "inarow/testing/process.h"
 #include "inarow/testing/run_until.h"
@@ -283,9 +284,7 @@ TEST(RecoveryClock, TheWriterBeatsWhileIdle) {
   StoreWriter writer(store);
   writer.heartbeat(20ms);
   // Three beats at 20 ms apart with nothing submitted.
-  const auto deadline = SteadyClock::now() + 5s;
-  while (store.commits() < 3 && SteadyClock::now() < deadline)
-    std::this_thread::sleep_for(5ms);
+  inarow::testing::eventually([&] { return store.commits() >= 3; }, 5s, 5ms);
   EXPECT_GE(store.commits(), 3u);
   EXPECT_GE(store.last_alive_ms(), before);
   writer.stop();
@@ -371,14 +370,11 @@ bool play_one(Table& t, std::mt19937& rng) {
   }
   auto legal = game.legal_moves();
   const std::string mv = format_move(game.variant(), legal[rng() % legal.size()]);
-  v1::ClientMessage m;
-  m.mutable_move()->set_match_id(t.match);
-  m.mutable_move()->set_move(mv);
   // Paced under the per-connection rate limit.
   std::this_thread::sleep_for(40ms);
   // The answer, taking the events that come before it (a request that dies
   // with the server is no failure here).
-  const std::uint64_t id = mover->ws->send(m);
+  const std::uint64_t id = mover->ws->send(inarow::testing::move_message(t.match, mv));
   for (;;) {
     auto r = mover->ws->next(10s);
     if (!r) {

@@ -11,6 +11,7 @@
 
 #include "inarow/server/memory_store.h"
 #include "inarow/testing/fake_connection.h"
+#include "inarow/testing/messages.h"
 #include "inarow/testing/run_until.h"
 
 namespace inarow::server {
@@ -18,6 +19,8 @@ namespace {
 
 using namespace std::chrono_literals;
 using inarow::testing::FakeConnection;
+using inarow::testing::hello_message;
+using inarow::testing::move_message;
 namespace asio = boost::asio;
 
 class RouterTest : public ::testing::Test {
@@ -47,19 +50,13 @@ class RouterTest : public ::testing::Test {
     return answer.value_or(v1::ServerMessage{});
   }
   v1::Welcome hello(const std::shared_ptr<FakeConnection>& c, const std::string& name) {
-    v1::ClientMessage m;
-    m.mutable_hello()->set_protocol_version(v1::PROTOCOL_VERSION_CURRENT);
-    m.mutable_hello()->set_name(name);
-    auto w = request(c, m);
+    auto w = request(c, hello_message(name));
     EXPECT_TRUE(w.has_welcome()) << w.DebugString();
     return w.welcome();
   }
   v1::ServerMessage move(const std::shared_ptr<FakeConnection>& c, const std::string& match,
                          const std::string& cell) {
-    v1::ClientMessage m;
-    m.mutable_move()->set_match_id(match);
-    m.mutable_move()->set_move(cell);
-    return request(c, m);
+    return request(c, move_message(match, cell));
   }
   // Two players paired by seeking: the match id.
   std::string pair(const std::shared_ptr<FakeConnection>& a,

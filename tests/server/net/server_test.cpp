@@ -4,21 +4,20 @@
 #include <signal.h>
 #include <sqlite3.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <random>
 #include <sstream>
-#include <thread>
 
 #include "inarow/engine/game.h"
 #include "inarow/engine/notation.h"
+#include "inarow/testing/eventually.h"
+#include "inarow/testing/messages.h"
+#include "inarow/testing/process.h"
+#include "inarow/testing/temp_dir.h"
 #include "inarow/testing/test_server.h"
 #include "inarow/testing/ws_client.h"
 
@@ -27,14 +26,6 @@ namespace {
 
 using Kind = v1::MatchEvent::KindCase;
 
-std::filesystem::path temp_db(const std::string& name) {
-  auto path =
-      std::filesystem::temp_directory_path() / (name + "-" + std::to_string(::getpid()) + ".db");
-  for (const char* suffix : {"", "-wal", "-shm"})
-    std::filesystem::remove(path.string() + suffix);
-  return path;
-}
-
 v1::MatchEvent expect_event(WsClient& c, Kind kind, std::uint64_t seq) {
   v1::MatchEvent e = c.next_event();
   EXPECT_EQ(e.kind_case(), kind) << e.DebugString();
@@ -42,20 +33,6 @@ v1::MatchEvent expect_event(WsClient& c, Kind kind, std::uint64_t seq) {
   return e;
 }
 
-void expect_error(const v1::ServerMessage& m, v1::ErrorCode code) {
-  ASSERT_TRUE(m.has_error()) << m.DebugString();
-  EXPECT_EQ(m.error().code(), code) << m.DebugString();
-}
-
-void expect_ack(const v1::ServerMessage& m) {
-  ASSERT_TRUE(m.has_ack()) << m.DebugString();
-}
-
-v1::ClientMessage resign_message(const std::string& id) {
-  v1::ClientMessage m;
-  m.mutable_resign()->set_match_id(id);
-  return m;
-}
 v1::ClientMessage offer_draw_message(const std::string& id) {
   v1::ClientMessage m;
   m.mutable_offer_draw()->set_match_id(id);
@@ -76,29 +53,6 @@ v1::ClientMessage answer_takeback_message(const std::string& id, bool accept) {
   v1::ClientMessage m;
   m.mutable_answer_takeback()->set_match_id(id);
   m.mutable_answer_takeback()->set_accept(accept);
-  return m;
-}
-v1::ClientMessage watch_message(const std::string& id, std::uint64_t after = 0) {
-  v1::ClientMessage m;
-  m.mutable_watch()->set_match_id(id);
-  m.mutable_watch()->set_after_seq(after);
-  return m;
-}
-// Wait for a condition the server reaches by itself (a match forgotten, a
-// connection gone), checking it every 25 ms (under the rate limit when the
-// check is a request); false if it does not hold in time.
-bool eventually(const std::function<bool()>& holds, std::chrono::milliseconds timeout = 5s) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (!holds()) {
-    if (std::chrono::steady_clock::now() > deadline) return false;
-    std::this_thread::sleep_for(25ms);
-  }
-  return true;
-}
-
-v1::ClientMessage ping_message() {
-  v1::ClientMessage m;
-  m.mutable_ping();
   return m;
 }
 
@@ -749,7 +703,8 @@ TEST(ServerHttp, HealthMetricsAndUnknownPaths) {
 // ---------------------------------------------------------------- store
 
 TEST(ServerStore, ARestartedServerRestoresAnUnfinishedMatch) {
-  const auto db = temp_db("inarow-restore-test");
+  TempDir dir;
+  const auto db = dir.path() / "restore.db";
   auto config = test_config();
   config.store = db.string();
   std::string token, match;
@@ -809,7 +764,8 @@ TEST(ServerStore, ARestartedServerRestoresAnUnfinishedMatch) {
 // opponent hears nothing, the match refuses further commands, and a
 // restarted server resumes it from its last stored move.
 TEST(ServerStore, AMoveThatCannotBeStoredIsNotAcknowledged) {
-  const auto db = temp_db("inarow-store-fail-test");
+  TempDir dir;
+  const auto db = dir.path() / "store-fail.db";
   auto config = test_config();
   config.store = db.string();
   config.store_busy_timeout = 200ms;
@@ -854,53 +810,27 @@ TEST(ServerStore, AMoveThatCannotBeStoredIsNotAcknowledged) {
 // ---------------------------------------------------------------- shutdown
 
 TEST(ServerProcess, SigtermSaysGoodbyeAndExitsCleanly) {
-  const auto db = temp_db("inarow-shutdown-test");
-  int out[2];
-  ASSERT_EQ(pipe(out), 0);
-  const pid_t pid = fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    dup2(out[1], STDOUT_FILENO);
-    dup2(out[1], STDERR_FILENO);
-    close(out[0]);
-    execl(INAROW_SERVER_BINARY, INAROW_SERVER_BINARY, "--port", "0", "--store", db.string().c_str(),
-          "--no-sync", static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  close(out[1]);
-  FILE* log = fdopen(out[0], "r");
-  std::uint16_t port = 0;
-  char line[512];
-  while (port == 0 && fgets(line, sizeof line, log)) {
-    if (const char* at = strstr(line, "listening on 127.0.0.1:")) {
-      port = static_cast<std::uint16_t>(std::atoi(at + strlen("listening on 127.0.0.1:")));
-    }
-  }
-  ASSERT_NE(port, 0) << "no 'listening on' line";
+  TempDir dir;
+  ServerOptions options;
+  options.store = (dir.path() / "shutdown.db").string();
+  ServerProcess server(options);
   {
-    WsClient c(port);
+    WsClient c(server.port());
     c.hello("bye");
     auto ack = c.play_bot("tictactoe", "easy");
     expect_ack(ack);
     expect_event(c, Kind::kStarted, 1);
-    ASSERT_EQ(kill(pid, SIGTERM), 0);
+    ASSERT_EQ(kill(server.pid(), SIGTERM), 0);
     auto bye = c.next_until([](const v1::ServerMessage& m) { return m.has_bye(); });
     ASSERT_TRUE(bye);
     EXPECT_FALSE(c.next(3s));
     EXPECT_TRUE(c.closed());
     EXPECT_EQ(c.close_code(), 1001);  // going away
   }
-  // Read to the end before waiting: a server that writes more than a pipe
-  // holds on its way out (a sanitizer's report) would otherwise block.
-  std::string rest;
-  while (fgets(line, sizeof line, log))
-    rest += line;
-  fclose(log);
-  int status = 0;
-  ASSERT_EQ(waitpid(pid, &status, 0), pid);
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 0) << rest;
-  EXPECT_NE(rest.find("stopped: store flushed"), std::string::npos) << rest;
+  const auto status = server.wait_exit();
+  ASSERT_TRUE(status) << "still running:\n" << server.log();
+  EXPECT_EQ(*status, 0) << server.log();  // exited by itself, with 0
+  EXPECT_NE(server.log().find("stopped: store flushed"), std::string::npos) << server.log();
 }
 
 }  // namespace

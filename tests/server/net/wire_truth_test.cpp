@@ -6,34 +6,12 @@
 
 #include <string>
 
+#include "inarow/testing/messages.h"
 #include "inarow/testing/test_server.h"
 #include "inarow/testing/ws_client.h"
 
 namespace inarow::testing {
 namespace {
-
-void expect_error(const v1::ServerMessage& m, v1::ErrorCode code, const std::string& message) {
-  ASSERT_TRUE(m.has_error()) << m.DebugString();
-  EXPECT_EQ(m.error().code(), code) << m.DebugString();
-  EXPECT_EQ(m.error().message(), message);
-}
-
-void expect_ack(const v1::ServerMessage& m) {
-  ASSERT_TRUE(m.has_ack()) << m.DebugString();
-}
-
-v1::ClientMessage hello_message(const std::string& name) {
-  v1::ClientMessage m;
-  m.mutable_hello()->set_protocol_version(1);
-  m.mutable_hello()->set_name(name);
-  return m;
-}
-
-v1::ClientMessage resign_message(const std::string& id) {
-  v1::ClientMessage m;
-  m.mutable_resign()->set_match_id(id);
-  return m;
-}
 
 // A person playing first against a bot, the started event read.
 struct BotGame {
@@ -203,10 +181,7 @@ TEST(Started, TellsEachPlayerItsSeatAndSpectatorsNone) {
   EXPECT_EQ(sa.started().state().second().id(), a.player_id());
 
   // A spectator's view has no seat (a private game is watched with its code).
-  v1::ClientMessage watch;
-  watch.mutable_watch()->set_match_id(sa.match_id());
-  watch.mutable_watch()->set_code(created.ack().code());
-  const auto seen = fan.request(watch);
+  const auto seen = fan.request(watch_message(sa.match_id(), 0, created.ack().code()));
   ASSERT_TRUE(seen.has_match_state()) << seen.DebugString();
   EXPECT_EQ(seen.match_state().your_side(), v1::SIDE_UNSPECIFIED);
   // A player resuming from the start gets its seat again.

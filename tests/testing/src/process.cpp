@@ -40,6 +40,23 @@ std::optional<int> wait_pid(pid_t pid, std::chrono::milliseconds timeout) {
   }
 }
 
+// Waits for `pid` to end; once it has, `pid` is -1. The status, or nullopt
+// (nothing to wait for, or not within `timeout`).
+std::optional<int> reap(pid_t& pid, std::chrono::milliseconds timeout) {
+  if (pid <= 0) return std::nullopt;
+  auto status = wait_pid(pid, timeout);
+  if (status) pid = -1;
+  return status;
+}
+
+// SIGKILL and wait.
+void kill_and_reap(pid_t& pid) {
+  if (pid <= 0) return;
+  ::kill(pid, SIGKILL);
+  wait_pid(pid, 5s);
+  pid = -1;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------- server
@@ -113,10 +130,7 @@ void ServerProcess::start(std::uint16_t port) {
       port_ = static_cast<std::uint16_t>(std::stoi(m[1]));
       return;
     }
-    if (wait_pid(pid_, 0ms)) {
-      pid_ = -1;
-      throw std::runtime_error("inarow-server exited at start:\n" + s);
-    }
+    if (reap(pid_, 0ms)) throw std::runtime_error("inarow-server exited at start:\n" + s);
     std::this_thread::sleep_for(10ms);
   }
   kill();
@@ -126,18 +140,15 @@ void ServerProcess::start(std::uint16_t port) {
 void ServerProcess::stop() {
   if (pid_ <= 0) return;
   ::kill(pid_, SIGTERM);
-  if (!wait_pid(pid_, 10s)) {
-    ::kill(pid_, SIGKILL);
-    wait_pid(pid_, 5s);
-  }
-  pid_ = -1;
+  if (!reap(pid_, 10s)) kill_and_reap(pid_);
 }
 
 void ServerProcess::kill() {
-  if (pid_ <= 0) return;
-  ::kill(pid_, SIGKILL);
-  wait_pid(pid_, 5s);
-  pid_ = -1;
+  kill_and_reap(pid_);
+}
+
+std::optional<int> ServerProcess::wait_exit(std::chrono::milliseconds timeout) {
+  return reap(pid_, timeout);
 }
 
 void ServerProcess::restart() {
@@ -182,10 +193,7 @@ ChildProcess::~ChildProcess() {
 }
 
 void ChildProcess::kill_now() {
-  if (pid_ <= 0) return;
-  ::kill(pid_, SIGKILL);
-  wait_pid(pid_, 5s);
-  pid_ = -1;
+  kill_and_reap(pid_);
 }
 
 void ChildProcess::send(const std::string& line) {
@@ -249,10 +257,7 @@ std::optional<std::string> ChildProcess::expect(const std::string& prefix,
 }
 
 std::optional<int> ChildProcess::wait_exit(std::chrono::milliseconds timeout) {
-  if (pid_ <= 0) return std::nullopt;
-  auto status = wait_pid(pid_, timeout);
-  if (status) pid_ = -1;
-  return status;
+  return reap(pid_, timeout);
 }
 
 }  // namespace inarow::testing

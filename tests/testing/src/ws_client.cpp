@@ -167,10 +167,7 @@ v1::MatchEvent WsClient::next_event(std::chrono::milliseconds timeout) {
 }
 
 v1::Welcome WsClient::hello(const std::string& name) {
-  v1::ClientMessage m;
-  m.mutable_hello()->set_protocol_version(1);
-  m.mutable_hello()->set_name(name);
-  auto reply = request(m);
+  auto reply = request(hello_message(name));
   EXPECT_TRUE(reply.has_welcome()) << reply.DebugString();
   token_ = reply.welcome().token();
   player_id_ = reply.welcome().player_id();
@@ -231,13 +228,6 @@ void WsClient::drop() {
   beast::get_lowest_layer(impl_->ws).socket().shutdown(tcp::socket::shutdown_both, ec);
   beast::get_lowest_layer(impl_->ws).socket().close(ec);
   closed_ = true;
-}
-
-v1::ClientMessage move_message(const std::string& match_id, const std::string& move) {
-  v1::ClientMessage m;
-  m.mutable_move()->set_match_id(match_id);
-  m.mutable_move()->set_move(move);
-  return m;
 }
 
 }  // namespace inarow::testing

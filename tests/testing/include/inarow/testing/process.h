@@ -63,6 +63,9 @@ class ServerProcess {
   void stop();
   // SIGKILL and wait: a crash (no goodbye, no flush, no checkpoint).
   void kill();
+  // Waits for an exit the test brought about (a signal it sent itself); the
+  // status (exit code, or 128+signal), nullopt on timeout.
+  std::optional<int> wait_exit(std::chrono::milliseconds timeout = 10s);
   // Start again on the same port and store.
   void restart();
 

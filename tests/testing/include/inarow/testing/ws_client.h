@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 
+#include "inarow/testing/messages.h"
 #include "inarow/v1/inarow.pb.h"
 
 namespace inarow::testing {
@@ -82,8 +83,5 @@ class WsClient {
   bool closed_ = false;
   int close_code_ = 0;
 };
-
-// A move message.
-v1::ClientMessage move_message(const std::string& match_id, const std::string& move);
 
 }  // namespace inarow::testing

@@ -1,0 +1,69 @@
+// The client messages the socket tests send, and checks of the server's
+// answers: one definition each, shared by the test files.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+
+#include "inarow/v1/inarow.pb.h"
+
+namespace inarow::testing {
+
+namespace v1 = ::inarow::v1;
+
+inline v1::ClientMessage hello_message(const std::string& name) {
+  v1::ClientMessage m;
+  m.mutable_hello()->set_protocol_version(v1::PROTOCOL_VERSION_CURRENT);
+  m.mutable_hello()->set_name(name);
+  return m;
+}
+
+inline v1::ClientMessage move_message(const std::string& match_id, const std::string& move) {
+  v1::ClientMessage m;
+  m.mutable_move()->set_match_id(match_id);
+  m.mutable_move()->set_move(move);
+  return m;
+}
+
+inline v1::ClientMessage resign_message(const std::string& match_id) {
+  v1::ClientMessage m;
+  m.mutable_resign()->set_match_id(match_id);
+  return m;
+}
+
+// Events after `after_seq` are replayed; a private match needs its code.
+inline v1::ClientMessage watch_message(const std::string& match_id, std::uint64_t after_seq = 0,
+                                       const std::string& code = {}) {
+  v1::ClientMessage m;
+  m.mutable_watch()->set_match_id(match_id);
+  m.mutable_watch()->set_after_seq(after_seq);
+  m.mutable_watch()->set_code(code);
+  return m;
+}
+
+inline v1::ClientMessage ping_message() {
+  v1::ClientMessage m;
+  m.mutable_ping();
+  return m;
+}
+
+inline void expect_ack(const v1::ServerMessage& m) {
+  ASSERT_TRUE(m.has_ack()) << m.DebugString();
+}
+
+inline void expect_error(const v1::ServerMessage& m, v1::ErrorCode code) {
+  ASSERT_TRUE(m.has_error()) << m.DebugString();
+  EXPECT_EQ(m.error().code(), code) << m.DebugString();
+}
+
+// The error, with exactly this message.
+inline void expect_error(const v1::ServerMessage& m, v1::ErrorCode code,
+                         const std::string& message) {
+  ASSERT_TRUE(m.has_error()) << m.DebugString();
+  EXPECT_EQ(m.error().code(), code) << m.DebugString();
+  EXPECT_EQ(m.error().message(), message);
+}
+
+}  // namespace inarow::testing
