@@ -75,23 +75,28 @@ TEST(Fairness, APersonsBotMovesBeforeTheBotVsBotQueue) {
   play.mutable_play_bot()->set_side(v1::SIDE_SECOND);  // the bot moves first
   const auto asked = std::chrono::steady_clock::now();
   const std::uint64_t rid = c.send(play);
-  // Moves that come before the ack were made before the request was heard;
-  // those after it and before the person's bot's move count.
-  std::string mine;
+  // The person's bot is queued as its match starts, just before the match's
+  // `started` is stored and sent (the ack may come any time before that,
+  // while the bots rightly go on). Moves after `started` and before the
+  // person's bot's move are the bot-vs-bot searches that went first.
+  bool started = false;
   int bot_vs_bot_moves_before = 0;
   for (;;) {
     auto m = c.next(30s);
     ASSERT_TRUE(m) << "no move from the person's bot";
-    if (m->request_id() == rid && m->has_ack()) {
-      mine = m->ack().match_id();
+    if (m->request_id() == rid) {
+      EXPECT_TRUE(m->has_ack()) << m->DebugString();
       continue;
     }
-    if (!m->has_event() || !m->event().has_move_made()) continue;
+    if (!m->has_event()) continue;
     const bool bot_vs_bot = std::find(bot_matches.begin(), bot_matches.end(),
                                       m->event().match_id()) != bot_matches.end();
+    if (!bot_vs_bot && m->event().has_started()) started = true;
+    if (!m->event().has_move_made()) continue;
     if (!bot_vs_bot) break;  // the person's bot moved
-    if (!mine.empty()) ++bot_vs_bot_moves_before;
+    if (started) ++bot_vs_bot_moves_before;
   }
+  EXPECT_TRUE(started);
   const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(
       std::chrono::steady_clock::now() - asked);
   std::printf("person's first bot move after %lld ms, %d bot-vs-bot moves before it\n",
