@@ -21,10 +21,9 @@
 #include <cstdint>
 
 #include "inarow/engine/bitboard.h"
+#include "inarow/engine/position.h"
 
 namespace inarow::detail {
-
-inline constexpr int kMaxK = 20;  // the longest line a variant may ask for
 
 template <int W>
 struct LineShape {
@@ -35,35 +34,7 @@ struct LineShape {
 // Empty cells where a stone of `own` completes k in a line.
 template <int W>
 Bitboard<W> five_cells(const LineShape<W>& g, const Bitboard<W>& own, const Bitboard<W>& empty) {
-  using Board = Bitboard<W>;
-  Board result;
-  for (int d : g.directions) {
-    // below: own stones on the 1..i cells behind; above: ahead. A cell wins
-    // when j stones behind and k-1-j ahead are all own, for some j.
-    // above[i]: own on the i cells ahead. Raw words, so that the unused
-    // entries are not zeroed on every call; shifts by one step d at a time.
-    std::array<std::array<std::uint64_t, W>, kMaxK> above;
-    Board run = ~Board{};
-    above[0] = run.w;
-    Board shifted = own;
-    for (int i = 1; i < g.k; ++i) {
-      shifted = shifted >> d;
-      run &= shifted;
-      above[i] = run.w;
-    }
-    Board below = ~Board{};
-    shifted = own;
-    for (int j = 0; j < g.k; ++j) {
-      if (j > 0) {
-        shifted = shifted << d;
-        below &= shifted;
-      }
-      Board a;
-      a.w = above[g.k - 1 - j];
-      result |= below & a;
-    }
-  }
-  return result & empty;
+  return line_completions<0>(own, g.directions, g.k) & empty;
 }
 
 // How many cells of `own` follow one another from `from` on, `step` apart,
