@@ -2,7 +2,7 @@
 // WebSocket. The page shows what the server says and sends what the player
 // asks; whether a move is legal is for the server to answer.
 import { Connection } from './connection.js';
-import { parseVariant, renderBoard, boardStyle, columnName } from './board.js';
+import { parseVariant, renderBoard, boardStyle, columnName, cellName } from './board.js';
 import { matchFromState, applyEvent, clockLeft, timed } from './match.js';
 import * as sound from './sound.js';
 
@@ -32,7 +32,7 @@ let seeking = false;
 let everConnected = false;
 let online = false;     // greeted on the current socket: requests may go
 let lostTrack = '';     // why the watched game on screen no longer follows the server
-let selected = null;    // touch screens: the cell tapped once, waiting for a confirming tap
+let selected = null;    // touch screens: the cell tapped once (its name, the move), waiting for a confirming tap
 let lowTimeWarned = ''; // the match whose low-time warning has sounded
 
 // Reconnecting backs off from half a second to five, one timer at a time.
@@ -417,12 +417,12 @@ function draw() {
     mySide: side === 'SIDE_SECOND' ? 2 : 1,
     pieceNames: [spokenPiece(game.variant, 'SIDE_FIRST'), spokenPiece(game.variant, 'SIDE_SECOND')],
     cursor: canPlay() ? cursor : null,
-    selected: selected?.cell,
+    selected,
     animateLast,
     onPlay: tapOrPlay,
   });
   $('#confirm-move').hidden = !selected;
-  if (selected) $('#confirm-play').textContent = `Play ${selected.move}`;
+  if (selected) $('#confirm-play').textContent = `Play ${selected}`;
   animateLast = false;
 
   const status = $('#game-status');
@@ -557,24 +557,22 @@ const TOUCH_TARGET_PX = 44;
 const coarsePointer = window.matchMedia('(pointer: coarse)');
 
 function cellPixels() {
-  const svg = $('#board svg');
-  const v = game && parseVariant(game.variant);
-  if (!svg || !v) return Infinity;
-  const [, , w] = svg.getAttribute('viewBox').split(' ').map(Number);
-  return (svg.getBoundingClientRect().width * 40) / w;
+  const hit = $('#board .cell .hit');
+  return hit ? hit.getBoundingClientRect().width : Infinity;
 }
 
-// Under gravity the target is a whole column, tall enough for a finger.
+// Under gravity the target is a whole column, tall enough for a finger;
+// elsewhere a move is its cell's name.
 function tapOrPlay(move, cell) {
   const small = !parseVariant(game.variant)?.gravity && cellPixels() < TOUCH_TARGET_PX;
-  if (!coarsePointer.matches || !small || selected?.cell === cell) {
+  if (!coarsePointer.matches || !small || selected === cell) {
     return play(move);
   }
-  selected = { move, cell };
+  selected = cell;
   draw();
 }
 
-$('#confirm-play').addEventListener('click', () => { if (selected) play(selected.move); });
+$('#confirm-play').addEventListener('click', () => { if (selected) play(selected); });
 $('#confirm-cancel').addEventListener('click', () => {
   selected = null;
   draw();
@@ -769,13 +767,16 @@ function confirmResign() {
   return false;
 }
 
+// The keyboard cursor starts on the middle cell.
+const centre = (v) => ({ col: Math.floor(v.width / 2), row: Math.floor(v.height / 2) });
+
 // Keyboard: arrows move a cursor over the board, Enter or Space plays it;
 // under gravity the digits name columns directly.
 $('#board').addEventListener('keydown', (e) => {
   if (!game || !canPlay()) return;
   const v = parseVariant(game.variant);
   if (!v) return;
-  if (!cursor) cursor = { col: Math.floor(v.width / 2), row: Math.floor(v.height / 2) };
+  if (!cursor) cursor = centre(v);
   const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
   if (moves[e.key]) {
     const [dc, dr] = moves[e.key];
@@ -788,7 +789,7 @@ $('#board').addEventListener('keydown', (e) => {
   }
   if (e.key === 'Enter' || e.key === ' ') {
     e.preventDefault();
-    const move = v.gravity ? columnName(v, cursor.col) : String.fromCharCode(97 + cursor.col) + (cursor.row + 1);
+    const move = v.gravity ? columnName(v, cursor.col) : cellName(cursor.col, cursor.row);
     return play(move);
   }
   if (v.gravity && /^[1-9]$/.test(e.key) && Number(e.key) <= v.width && v.width <= 9) {
@@ -800,8 +801,7 @@ $('#board').addEventListener('focus', () => {
   // Only keyboard focus shows the cursor: redrawing under a mouse press would eat its click.
   if (!$('#board').matches(':focus-visible')) return;
   if (!cursor && game && canPlay()) {
-    const v = parseVariant(game.variant);
-    cursor = { col: Math.floor(v.width / 2), row: Math.floor(v.height / 2) };
+    cursor = centre(parseVariant(game.variant));
     draw();
   }
 });

@@ -36,9 +36,10 @@ export function parseCell(text) {
   return m ? { col: m[1].charCodeAt(0) - 97, row: +m[2] - 1 } : null;
 }
 
-function parseColumn(v, text) {
-  if (v.width <= 9) return +text - 1;
-  return text.charCodeAt(0) - 97;
+// A gravity move: its column number ("10" on a wide board), or the column
+// letter wide boards' games were first written with.
+function parseColumn(text) {
+  return /^\d+$/.test(text) ? +text - 1 : text.charCodeAt(0) - 97;
 }
 
 // Replays the moves into a grid: grid[row][col] = 0 empty, 1 first, 2 second.
@@ -50,7 +51,7 @@ export function replay(v, moves) {
     const side = i % 2 === 0 ? 1 : 2;
     let cell;
     if (v.gravity) {
-      const col = parseColumn(v, move);
+      const col = parseColumn(move);
       let row = 0;
       while (row < v.height && grid[row][col]) row++;
       cell = { col, row };

@@ -61,8 +61,9 @@ std::optional<Cell> PbrainSession::parse_cell(std::string_view text) const {
   const auto xy = numbers(text);
   if (xy.size() < 2 || !game_) return std::nullopt;
   const auto& v = game_->variant();
-  // Range first: flipping a y far off the board would overflow.
-  if (xy[0] < 0 || xy[0] >= v.width || xy[1] < 0 || xy[1] >= v.height) return std::nullopt;
+  // On the board before the flip (the same test either way up): flipping a
+  // y far off the board would overflow.
+  if (!v.on_board(xy[0], xy[1])) return std::nullopt;
   const int col = xy[0], row = v.height - 1 - xy[1];
   return v.cell(col, row);
 }

@@ -54,8 +54,8 @@ void Controller::print(const std::string& text) const {
   hooks_.print(text);
 }
 
-std::string Controller::bell() const {
-  return options_.pretty && profile_.sound ? "\a" : "";
+void Controller::ring(const MatchView& v) const {
+  if (options_.pretty && profile_.sound && v.seated()) print("\a");
 }
 
 void Controller::say(const std::string& line_form, const std::string& pretty_form) const {
@@ -378,7 +378,7 @@ void Controller::on_event(const v1::MatchEvent& e, SteadyTime now) {
               rated_name(v, v1::SIDE_SECOND) +
               (v.seated() ? std::string(". You play ") + stone(v.your_side()) + "." : "."));
       if (options_.pretty) show_board(v, now);
-      if (v.seated() && !bell().empty()) print(bell());
+      ring(v);
       show_turn(v);
       break;
     }
@@ -389,8 +389,8 @@ void Controller::on_event(const v1::MatchEvent& e, SteadyTime now) {
           "");
       if (options_.pretty) {
         show_board(v, now);
-        print((v.seated() && mm.side() != v.your_side() ? bell() : "") + by(mm.side()) +
-              " played " + paint(mm.move(), sgr::bold, st) + ".\n");
+        if (mm.side() != v.your_side()) ring(v);
+        print(by(mm.side()) + " played " + paint(mm.move(), sgr::bold, st) + ".\n");
       }
       show_turn(v);
       break;
@@ -456,7 +456,7 @@ void Controller::on_event(const v1::MatchEvent& e, SteadyTime now) {
                                                           : "aborted";
       }
       if (options_.pretty) show_board(v, now);
-      if (v.seated() && !bell().empty()) print(bell());
+      ring(v);
       say("ended" + id + " result=" + std::string(result_word(en.result())) +
               " reason=" + std::string(reason_word(en.reason())) + " you=" + you +
               " line=" + join(en.winning_line(), ","),

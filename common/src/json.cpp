@@ -23,6 +23,24 @@ void append_u(std::string& out, char32_t c) {
     out += kHex[(c >> shift) & 0xF];
 }
 
+// The two-character escapes quote and echo share ("" for any other
+// character): `\\` so that an escape is always ours, and the white space
+// that has a short form.
+std::string_view short_escape(char32_t c) {
+  switch (c) {
+    case '\\':
+      return "\\\\";
+    case '\n':
+      return "\\n";
+    case '\r':
+      return "\\r";
+    case '\t':
+      return "\\t";
+    default:
+      return {};
+  }
+}
+
 }  // namespace
 
 std::string quote(std::string_view s) {
@@ -32,31 +50,14 @@ std::string quote(std::string_view s) {
   for (std::size_t i = 0; i < s.size();) {
     const auto ch = static_cast<unsigned char>(s[i]);
     if (ch < 0x80) {
-      switch (ch) {
-        case '"':
-          out += "\\\"";
-          break;
-        case '\\':
-          out += "\\\\";
-          break;
-        case '\n':
-          out += "\\n";
-          break;
-        case '\r':
-          out += "\\r";
-          break;
-        case '\t':
-          out += "\\t";
-          break;
-        default:
-          if (ch < 0x20) {
-            out += "\\u00";
-            out += kHex[ch >> 4];
-            out += kHex[ch & 0xF];
-          } else {
-            out += static_cast<char>(ch);
-          }
-      }
+      if (ch == '"')
+        out += "\\\"";
+      else if (const std::string_view e = short_escape(ch); !e.empty())
+        out += e;
+      else if (ch < 0x20)
+        append_u(out, ch);
+      else
+        out += static_cast<char>(ch);
       ++i;
       continue;
     }
@@ -81,14 +82,8 @@ std::string echo(std::string_view s, std::size_t limit) {
     if (i + c.length > limit) break;
     if (!c.valid) {
       out += kReplacement;
-    } else if (c.code_point == '\\') {
-      out += "\\\\";
-    } else if (c.code_point == '\n') {
-      out += "\\n";
-    } else if (c.code_point == '\r') {
-      out += "\\r";
-    } else if (c.code_point == '\t') {
-      out += "\\t";
+    } else if (const std::string_view e = short_escape(c.code_point); !e.empty()) {
+      out += e;
     } else if (utf8::hidden(c.code_point)) {
       append_u(out, c.code_point);
     } else {

@@ -37,15 +37,6 @@ Char decode(std::string_view s) {
   return {length, cp, true};
 }
 
-bool valid(std::string_view s) {
-  while (!s.empty()) {
-    const Char c = decode(s);
-    if (!c.valid) return false;
-    s.remove_prefix(c.length);
-  }
-  return true;
-}
-
 bool hidden(char32_t c) {
   if (c < 0x20 || (c >= 0x7F && c <= 0x9F)) return true;  // Cc
   // Cf (Unicode 15's UnicodeData.txt), with Zl and Zp (U+2028, U+2029).

@@ -50,8 +50,7 @@ expected<Game, Error> Game::parse(const Variant& v, std::string_view moves) {
   if (moves == "-") return game;
   std::size_t at = 0;
   while (at < moves.size()) {
-    // Gravity boards of ten or more columns separate moves with commas.
-    if (at > 0 && v.gravity && v.width > 9 && moves[at] == ',') {
+    if (at > 0 && wide_columns(v) && moves[at] == ',') {
       if (++at == moves.size())
         return unexpected(Error{ErrorCode::bad_syntax, at, "expected a move after ','"});
     }

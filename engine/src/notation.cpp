@@ -9,12 +9,6 @@ namespace inarow {
 
 namespace {
 
-// Gravity boards of ten or more columns write a game's moves with commas
-// between them: their column numbers have two digits.
-bool wide_columns(const Variant& v) {
-  return v.gravity && v.width > 9;
-}
-
 char column_letter(int col) {
   return static_cast<char>('a' + col);
 }
@@ -33,6 +27,10 @@ std::string format_cell(const Variant& v, Cell c) {
 std::string format_move(const Variant& v, Cell c) {
   if (!v.gravity) return format_cell(v, c);
   return std::to_string(v.col(c) + 1);
+}
+
+bool wide_columns(const Variant& v) {
+  return v.gravity && v.width > 9;
 }
 
 std::string format_moves(const Variant& v, const std::vector<Cell>& moves) {

@@ -134,11 +134,10 @@ class Core {
     return pos_.to_move() == Side::first ? s : -s;
   }
   void make(int m) {
+    // The windows score and order moves always; shapes add to their score.
     if (use_eval_) {
-      if (use_shapes_)
-        shapes_->add(m, pos_.to_move());
-      else
-        eval_.add(m, pos_.to_move());
+      eval_.add(m, pos_.to_move());
+      if (use_shapes_) shapes_->add(m, pos_.to_move());
     }
     pos_.make_nonwinning(m);
   }
@@ -146,10 +145,8 @@ class Core {
     const int m = pos_.last_move();
     pos_.undo();
     if (use_eval_) {
-      if (use_shapes_)
-        shapes_->remove(m, pos_.to_move());
-      else
-        eval_.remove(m, pos_.to_move());
+      eval_.remove(m, pos_.to_move());
+      if (use_shapes_) shapes_->remove(m, pos_.to_move());
     }
   }
   bool out_of_budget() {
@@ -226,10 +223,8 @@ void Core<W>::seat(const Game& game, const Limits& limits, bool use_eval) {
     pos_.make_nonwinning(m);  // the game is not over
   use_eval_ = use_eval;
   if (use_eval_) {
-    if (use_shapes_)
-      shapes_->reset(geo_->variant, pos_.moves());
-    else
-      eval_.reset(pos_.moves());
+    eval_.reset(pos_.moves());
+    if (use_shapes_) shapes_->reset(geo_->variant, pos_.moves());
   }
   aborted_ = false;
   nodes_ = 0;

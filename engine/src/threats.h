@@ -21,10 +21,9 @@
 #include <cstdint>
 
 #include "inarow/engine/bitboard.h"
+#include "inarow/engine/position.h"
 
 namespace inarow::detail {
-
-inline constexpr int kMaxK = 20;  // the longest line a variant may ask for
 
 template <int W>
 struct LineShape {
@@ -35,35 +34,7 @@ struct LineShape {
 // Empty cells where a stone of `own` completes k in a line.
 template <int W>
 Bitboard<W> five_cells(const LineShape<W>& g, const Bitboard<W>& own, const Bitboard<W>& empty) {
-  using Board = Bitboard<W>;
-  Board result;
-  for (int d : g.directions) {
-    // below: own stones on the 1..i cells behind; above: ahead. A cell wins
-    // when j stones behind and k-1-j ahead are all own, for some j.
-    // above[i]: own on the i cells ahead. Raw words, so that the unused
-    // entries are not zeroed on every call; shifts by one step d at a time.
-    std::array<std::array<std::uint64_t, W>, kMaxK> above;
-    Board run = ~Board{};
-    above[0] = run.w;
-    Board shifted = own;
-    for (int i = 1; i < g.k; ++i) {
-      shifted = shifted >> d;
-      run &= shifted;
-      above[i] = run.w;
-    }
-    Board below = ~Board{};
-    shifted = own;
-    for (int j = 0; j < g.k; ++j) {
-      if (j > 0) {
-        shifted = shifted << d;
-        below &= shifted;
-      }
-      Board a;
-      a.w = above[g.k - 1 - j];
-      result |= below & a;
-    }
-  }
-  return result & empty;
+  return line_completions<0>(own, g.directions, g.k) & empty;
 }
 
 // How many cells of `own` follow one another from `from` on, `step` apart,
@@ -134,6 +105,31 @@ Bitboard<W> four_cells(const LineShape<W>& g, const Bitboard<W>& own, const Bitb
   return result;
 }
 
+// Starts p of the windows of k+1 cells along d with both ends empty whose
+// k-1 inner cells are own or empty, exactly `inner_empty` (1 or 2) of them
+// empty. Cell i of the window is one step d further each time (never a
+// shift of a whole word or more); the empties are counted bit-sliced,
+// saturating at three.
+template <int W>
+Bitboard<W> open_windows(const LineShape<W>& g, const Bitboard<W>& mine_or_empty,
+                         const Bitboard<W>& empty, int d, int inner_empty) {
+  using Board = Bitboard<W>;
+  assert(inner_empty == 1 || inner_empty == 2);
+  Board starts = empty;
+  Board one, two, three;
+  Board e = empty, m = mine_or_empty;
+  for (int i = 1; i < g.k; ++i) {
+    e = e >> d;
+    m = m >> d;
+    starts &= m;
+    three |= two & e;
+    two |= one & e;
+    one |= e;
+  }
+  const Board exact = inner_empty == 1 ? one & ~two : two & ~three;
+  return starts & (e >> d) & exact;  // the far end, cell k, empty too
+}
+
 // Empty cells where a stone of `own` makes a three: some window of k+1
 // through the cell has empty ends and k-3 own stones and two empty cells
 // (the cell and one more) inside.
@@ -143,18 +139,7 @@ Bitboard<W> three_cells(const LineShape<W>& g, const Bitboard<W>& own, const Bit
   const Board mine_or_empty = own | empty;
   Board result;
   for (int d : g.directions) {
-    Board starts = empty;
-    Board one, two, three;
-    Board e = empty, m = mine_or_empty;
-    for (int i = 1; i < g.k; ++i) {
-      e = e >> d;
-      m = m >> d;
-      starts &= m;
-      three |= two & e;
-      two |= one & e;
-      one |= e;
-    }
-    starts &= (e >> d) & two & ~three;  // the far end, cell k, empty too
+    Board starts = open_windows(g, mine_or_empty, empty, d, 2);
     if (starts.none()) continue;
     for (int i = 1; i < g.k; ++i) {
       starts = starts << d;
@@ -181,19 +166,7 @@ Threes<W> threes(const LineShape<W>& g, const Bitboard<W>& own, const Bitboard<W
   bool first = true;
   t.defence = ~Board{};
   for (int d : g.directions) {
-    // Window of k+1 starting at p: both ends empty, the k-1 inner cells own
-    // or empty with exactly one empty.
-    Board starts = empty;
-    Board one, two;
-    Board e = empty, m = mine_or_empty;
-    for (int i = 1; i < g.k; ++i) {
-      e = e >> d;
-      m = m >> d;
-      starts &= m;
-      two |= one & e;
-      one |= e;
-    }
-    starts &= (e >> d) & one & ~two;  // the far end, cell k, empty too
+    const Board starts = open_windows(g, mine_or_empty, empty, d, 1);
     // Each window: its inner empty cell makes the straight four; a stone on
     // any of its empty cells spoils it.
     for (int p : bits(starts)) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "inarow/common/json.h"
+#include "inarow/engine/notation.h"
 #include "inarow/engine/variant.h"
 
 namespace inarow::server {
@@ -39,9 +40,8 @@ std::string game_record_json(MatchRecord record) {
     if (!moves.empty()) moves += ",";
     moves += fmt::format("{{\"ply\":{},\"move\":{},\"firstMs\":{},\"secondMs\":{}}}", m.ply,
                          quote(m.move), m.first_ms, m.second_ms);
-    // As Game::notation writes it: commas between the moves on gravity
-    // boards of ten or more columns.
-    if (!notation.empty() && variant && variant->gravity && variant->width > 9) notation += ',';
+    // As Game::notation writes it.
+    if (!notation.empty() && variant && wide_columns(*variant)) notation += ',';
     notation += m.move;
   }
   return fmt::format(

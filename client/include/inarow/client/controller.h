@@ -72,8 +72,9 @@ class Controller {
   std::uint64_t send(v1::ClientMessage m, Command::Kind kind);
   void send_hello();
   void print(const std::string& text) const;
-  // "\a" when a person at a terminal wants sounds, else "".
-  std::string bell() const;
+  // The terminal bell for a match we sit in, when a person at a terminal
+  // wants sounds.
+  void ring(const MatchView& v) const;
   void say(const std::string& line_form, const std::string& pretty_form) const;
   void client_error(const std::string& code, const std::string& message) const;
 

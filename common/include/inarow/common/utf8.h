@@ -18,9 +18,6 @@ struct Char {
 };
 Char decode(std::string_view s);
 
-// True if all of `s` is well-formed UTF-8.
-bool valid(std::string_view s);
-
 // General category Cc (C0, DEL, C1) or Cf (format: soft hyphen, zero-width
 // space and joiners, left-to-right and right-to-left marks, bidi embeddings,
 // overrides and isolates, word joiner, invisible operators, BOM, tags…), or

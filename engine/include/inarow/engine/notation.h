@@ -24,8 +24,10 @@ namespace inarow {
 std::string format_move(const Variant& v, Cell c);
 // "c3" always, whatever the variant.
 std::string format_cell(const Variant& v, Cell c);
-// The moves concatenated; commas between them on gravity boards of ten or
-// more columns.
+// A gravity board of ten or more columns: its column numbers may have two
+// digits, so a game's moves are written with commas between them.
+bool wide_columns(const Variant& v);
+// The moves concatenated; commas between them on wide_columns boards.
 std::string format_moves(const Variant& v, const std::vector<Cell>& moves);
 
 // One move token at the start of `text`. Under gravity the token names a

@@ -28,6 +28,47 @@ inline std::uint64_t zobrist(Side side, Cell cell) {
   return detail::kZobristKeys[index(side)][cell];
 }
 
+namespace detail {
+// Cells that complete k in a line of `own` along the four directions (bit
+// distances between neighbours): for some j, the j cells behind and the
+// k-1-j cells ahead all hold own stones. Any cell, empty or not, on the board
+// or not: callers mask. K > 0 fixes k at compile time (unrolled); K = 0
+// takes it from `k`. Shifts go one step d at a time, never a whole word.
+template <int K, int W>
+Bitboard<W> line_completions(const Bitboard<W>& own, const std::array<int, 4>& directions,
+                             int k = K) {
+  using Board = Bitboard<W>;
+  assert(k >= 1 && k <= Variant::kMaxSide && (K == 0 || k == K));
+  Board result;
+  for (int d : directions) {
+    // above[i]: own on the i cells ahead. Raw words, so that the unused
+    // entries are not zeroed on every call.
+    std::array<std::array<std::uint64_t, W>, K ? K : Variant::kMaxSide> above;
+    Board run = ~Board{};
+    above[0] = run.w;
+    Board shifted = own;
+    for (int i = 1; i < k; ++i) {
+      shifted = shifted >> d;
+      run &= shifted;
+      above[i] = run.w;
+    }
+    // below: own on the j cells behind.
+    Board below = ~Board{};
+    shifted = own;
+    for (int j = 0; j < k; ++j) {
+      if (j > 0) {
+        shifted = shifted << d;
+        below &= shifted;
+      }
+      Board a;
+      a.w = above[k - 1 - j];
+      result |= below & a;
+    }
+  }
+  return result;
+}
+}  // namespace detail
+
 // Masks derived from a Variant once and shared by all positions of it.
 template <int W>
 struct Geometry {
@@ -216,22 +257,8 @@ typename Position<W>::Board Position<W>::winning_cells(const Board& own) const {
     case 5: return winning_cells_k<5>(own);
     default: break;
   }
-  const int k = geo_->variant.k;
-  Board result;
-  for (int d : geo_->directions) {
-    // below[i]: cells whose i nearest neighbours on the low side are own
-    // stones; above[i] likewise on the high side. A cell wins if for some j it
-    // has j own stones below and k-1-j above.
-    std::array<Board, 21> below, above;  // k <= 20
-    below[0] = ~Board{};
-    above[0] = ~Board{};
-    for (int i = 1; i < k; ++i) {
-      below[i] = below[i - 1] & (own << (i * d));
-      above[i] = above[i - 1] & (own >> (i * d));
-    }
-    for (int j = 0; j < k; ++j) result |= below[j] & above[k - 1 - j];
-  }
-  return result & geo_->board & ~occupied();
+  return detail::line_completions<0>(own, geo_->directions, geo_->variant.k) & geo_->board &
+         ~occupied();
 }
 
 template <int W>
@@ -254,18 +281,7 @@ typename Position<W>::Board Position<W>::winning_cells_k(const Board& own) const
       return result;
     }
   }
-  Board result;
-  for (int d : geo_->directions) {
-    std::array<Board, K> below, above;
-    below[0] = ~Board{};
-    above[0] = ~Board{};
-    for (int i = 1; i < K; ++i) {
-      below[i] = below[i - 1] & (own << (i * d));
-      above[i] = above[i - 1] & (own >> (i * d));
-    }
-    for (int j = 0; j < K; ++j) result |= below[j] & above[K - 1 - j];
-  }
-  return result & geo_->board & ~occupied();
+  return detail::line_completions<K>(own, geo_->directions) & geo_->board & ~occupied();
 }
 
 }  // namespace inarow
