@@ -54,8 +54,8 @@ class SqliteStore final : public Store {
     checkpointer_ = std::move(c);
     sqlite3_wal_hook(
         db_,
-        [](void* self, sqlite3*, const char*, int pages) {
-          static_cast<Checkpointer*>(self)->wal_grew(pages);
+        [](void* self, sqlite3* writer, const char*, int pages) {
+          static_cast<Checkpointer*>(self)->wal_grew(writer, pages);
           return SQLITE_OK;
         },
         checkpointer_.get());

@@ -369,6 +369,38 @@ TEST(SqliteStore, ARecordIsReadWhileACommitWaits) {
   EXPECT_TRUE((*store)->load_match("m2"));  // committed, and the reader sees it
 }
 
+// The writer's connection leaves checkpoints to a thread of its own: the
+// WAL's pages must reach the database file, and the WAL stop growing once it
+// is long (a restart), or a server that runs for days fills the disk and its
+// memory maps an ever larger WAL index.
+TEST(SqliteStore, CheckpointsCopyTheWalBackAndKeepItBounded) {
+  const auto path = temp_db("inarow-store-checkpoint-test");
+  const auto size = [&](const char* suffix) {
+    std::error_code ec;
+    const auto n = std::filesystem::file_size(path.string() + suffix, ec);
+    return ec ? std::uintmax_t{0} : n;
+  };
+  constexpr std::uintmax_t kMiB = 1 << 20;
+  auto store = open_sqlite_store(path.string(), SqliteOptions{.full_sync = false});
+  ASSERT_TRUE(store) << store.error();
+  ASSERT_TRUE((*store)->write(std::vector<StoreOp>{store_op::CreateMatch{match("m1")}}));
+  const std::string blob(64 * 1024, 'x');
+  std::uint64_t seq = 0;
+  const auto append = [&](std::uintmax_t bytes) {
+    for (std::uintmax_t n = 0; n < bytes; n += blob.size())
+      ASSERT_TRUE((*store)->write(std::vector<StoreOp>{store_op::AppendEvent{"m1", ++seq, blob}}));
+  };
+  // 8 MiB: past the 1,000 pages at which a passive checkpoint starts.
+  append(8 * kMiB);
+  const auto deadline = std::chrono::steady_clock::now() + 10s;
+  while (size("") < 4 * kMiB && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(20ms);
+  EXPECT_GE(size(""), 4 * kMiB) << "the WAL was not copied back into the database";
+  // 72 MiB more: the WAL restarts from its start past 8,000 pages (32 MiB).
+  append(72 * kMiB);
+  EXPECT_LT(size("-wal"), 48 * kMiB) << "the WAL kept growing";
+}
+
 TEST(SqliteStore, AFailedBatchWritesNothing) {
   auto store = open_sqlite_store(":memory:");
   ASSERT_TRUE(store);
