@@ -103,6 +103,19 @@ void BotMoves::run_next() {
   task.done(choice);
 }
 
+void BotMoves::judge_draw(Game game, std::function<void(bool draw)> done) {
+  asio::post(workers_,
+             [game = std::move(game), done = std::move(done)] { done(proves_draw(game)); });
+}
+
+bool BotMoves::proves_draw(const Game& game) {
+  if (game.over()) return false;
+  Searcher searcher(game.variant(), Weights::defaults(game.variant()), 4);
+  const SearchResult r =
+      searcher.search(game, Limits{.nodes = kDrawJudgeNodes, .time = kDrawJudgeTime});
+  return r.exact && r.score == 0;
+}
+
 Millis BotMoves::budget(const FischerClock& clock, Side side, const std::string& level,
                         TimePoint now) {
   if (!clock.enabled()) return Millis{0};
