@@ -20,6 +20,25 @@ std::string expect_line(ClientProcess& c, const std::string& prefix) {
   return line.value_or("");
 }
 
+// Two lines of these prefixes, in either order (the old match's news and
+// the new match's start come from two matches: no order between them).
+std::pair<std::string, std::string> expect_both(ClientProcess& c, const std::string& a,
+                                                const std::string& b) {
+  std::string first;
+  std::string second;
+  while (first.empty() || second.empty()) {
+    auto line = c.expect_if([&](const std::string& l) {
+      return (first.empty() && l.rfind(a, 0) == 0) || (second.empty() && l.rfind(b, 0) == 0);
+    });
+    if (!line) {
+      ADD_FAILURE() << "no '" << a << "' and '" << b << "' lines; transcript:\n" << c.transcript();
+      break;
+    }
+    (line->rfind(a, 0) == 0 ? first : second) = *line;
+  }
+  return {first, second};
+}
+
 TEST_F(RematchClientTest, AgainstABotTheRematchStartsWithTheSidesSwapped) {
   ServerProcess server(":memory:");
   ClientProcess ada(server.url(), "ada", config("ada"));
@@ -36,14 +55,13 @@ TEST_F(RematchClientTest, AgainstABotTheRematchStartsWithTheSidesSwapped) {
   EXPECT_EQ(field(ended, "match"), field(first, "match"));
   ada.send("rematch");
   ada.send("wait start");
-  const std::string second = expect_line(ada, "started ");
+  const auto [second, told] = expect_both(ada, "started ", "rematch-started ");
   EXPECT_NE(field(second, "match"), field(first, "match"));
   EXPECT_EQ(field(second, "you"), "second");
   EXPECT_EQ(field(second, "second"), "ada");
   EXPECT_EQ(field(second, "first"), field(first, "second"));  // the same bot
   EXPECT_EQ(field(second, "variant"), "tictactoe");
   EXPECT_EQ(field(second, "kind"), "bot");
-  const std::string told = expect_line(ada, "rematch-started ");
   EXPECT_EQ(field(told, "match"), field(first, "match"));
   EXPECT_EQ(field(told, "new"), field(second, "match"));
   ada.send("quit");
