@@ -66,7 +66,8 @@ class BotMoves {
               std::shared_ptr<std::atomic<bool>> stop, Done done);
 
   // A bot's answer to a draw offer in `game` (not over): on a worker, `done`
-  // gets whether a search proves the game drawn (see proves_draw()).
+  // gets whether a search proves the game drawn (see proves_draw()). It is
+  // a person's request: it goes in the people's lane.
   void judge_draw(Game game, std::function<void(bool draw)> done);
   // Whether a bounded search (kDrawJudgeNodes, kDrawJudgeTime) proves the
   // position drawn: it reaches every end of the game and scores 0. A
@@ -92,7 +93,9 @@ class BotMoves {
     Side side;
     std::shared_ptr<std::atomic<bool>> stop;
     Done done;
+    std::function<void(bool draw)> judged;  // set: judge a draw offer instead
   };
+  void enqueue(Task task, BotLane lane);
   void run_next();
 
   boost::asio::thread_pool& workers_;
