@@ -3,7 +3,7 @@
 // asks; whether a move is legal is for the server to answer.
 import { Connection } from './connection.js';
 import { parseVariant, renderBoard, boardStyle, columnName, cellName } from './board.js';
-import { matchFromState, applyEvent, clockLeft, timed } from './match.js';
+import { matchFromState, applyEvent, applyRematchEvent, clockLeft, timed } from './match.js';
 import * as sound from './sound.js';
 
 const $ = (sel) => document.querySelector(sel);
@@ -179,7 +179,10 @@ function onState(state) {
   if (game && game.matchId === id) {
     // The full state supersedes what we pieced together from events, except
     // what only events carry: the winning line, rating changes, presence.
-    const keep = { winningLine: game.winningLine, ratings: game.ratings, presence: game.presence };
+    const keep = {
+      winningLine: game.winningLine, ratings: game.ratings, presence: game.presence,
+      rematchOfferedBy: game.rematchOfferedBy, rematchId: game.rematchId,
+    };
     showGame({ ...matchFromState(state), ...keep }, watching);
     return;
   }
@@ -217,6 +220,14 @@ function onEvent(event) {
   if (!game || game.matchId !== id) {
     if (store.cursors[id] !== undefined) rememberSeq(id, seq);
     return;
+  }
+  const rematch = applyRematchEvent(game, event);
+  if (rematch) {
+    if (rematch.rematch === 'offered' && rematch.by !== mySide()) announce(`${sideName(rematch.by)} offers a rematch.`);
+    if (rematch.rematch === 'declined' && rematch.by !== mySide()) flash(`${sideName(rematch.by)} declined the rematch`);
+    if (rematch.rematch === 'lapsed' && rematch.by !== mySide()) flash(`${sideName(rematch.by)} left: no rematch`);
+    if (rematch.rematch === 'started' && watching) announce('The players began a rematch.');
+    return draw();
   }
   if (seq <= game.lastSeq) return;  // a replay we already have
   const told = applyEvent(game, event);
@@ -448,11 +459,25 @@ function draw() {
   if (watching && game.drawOfferedBy) pending.push(`${sideName(game.drawOfferedBy)} offers a draw.`);
   if (watching && lostTrack) pending.push(lostTrack);
   if (!online && !game.result) pending.push('Not connected: the board waits until we are back.');
+  if (!watching && game.result && side && game.rematchOfferedBy === side && !game.rematchId) {
+    pending.push('Rematch offered; waiting for an answer.');
+  }
   $('#pending').textContent = pending.join(' ');
   // A player leaves a live game by finishing or resigning it, not by wandering off.
   $('#leave').textContent = watching ? 'Stop watching' : 'Back to the lobby';
   $('#leave').hidden = Boolean(playing);
   $('#draw-offerer').textContent = `${sideName(game.drawOfferedBy)} offers a draw.`;
+  // After the end: a rematch, sides swapped; an offer to answer; or for a
+  // spectator the way into the rematch the players began.
+  const over = Boolean(game.result);
+  const offeredToMe = game.rematchOfferedBy && game.rematchOfferedBy !== side;
+  $('#rematch').hidden = watching || !side || !over || Boolean(game.rematchId) || Boolean(offeredToMe);
+  $('#rematch').disabled = !online || game.rematchOfferedBy === side;
+  $('#rematch-answer').hidden = watching || !over || !offeredToMe || Boolean(game.rematchId);
+  $('#rematch-offerer').textContent = `${sideName(game.rematchOfferedBy)} offers a rematch, sides swapped.`;
+  for (const id of ['#accept-rematch', '#decline-rematch']) $(id).disabled = !online;
+  $('#follow-rematch').hidden = !watching || !game.rematchId;
+
   $('#takeback-asker').textContent = `${sideName(game.takebackRequestedBy)} asks to take a move back.`;
 
   const result = $('#result');
@@ -755,6 +780,18 @@ $('#accept-draw').addEventListener('click', () => run(() => conn.request({ answe
 $('#decline-draw').addEventListener('click', () => run(() => conn.request({ answerDraw: { matchId: game.matchId, accept: false } })));
 $('#accept-takeback').addEventListener('click', () => run(() => conn.request({ answerTakeback: { matchId: game.matchId, accept: true } })));
 $('#decline-takeback').addEventListener('click', () => run(() => conn.request({ answerTakeback: { matchId: game.matchId, accept: false } })));
+// A rematch: against a bot it starts at once (its `started` event shows it);
+// to a person it is an offer, and their own rematch accepts ours.
+const askRematch = () => run(() => conn.request({ rematch: { matchId: game.matchId } }));
+$('#rematch').addEventListener('click', askRematch);
+$('#accept-rematch').addEventListener('click', askRematch);
+$('#decline-rematch').addEventListener('click', () => run(() => conn.request({ rematch: { matchId: game.matchId, decline: true } })));
+$('#follow-rematch').addEventListener('click', () => {
+  const next = game.rematchId;
+  stopWatching();
+  history.replaceState(null, '', `/?watch=${encodeURIComponent(next)}`);
+  watch(next);
+});
 
 // Resigning is a second click within three seconds, not a dialog.
 let resignArmed = 0;

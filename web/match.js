@@ -24,6 +24,8 @@ export function matchFromState(state) {
     ratings: [],
     presence: { SIDE_FIRST: true, SIDE_SECOND: true },
     clocks: readClocks(state.clocks),
+    rematchOfferedBy: null,  // after the end: the side offering a rematch
+    rematchId: null,         // the rematch once it began
   };
 }
 
@@ -46,6 +48,26 @@ export function clockLeft(match, side) {
 
 export function timed(match) {
   return Number(match.timeControl.initialMs || 0) > 0;
+}
+
+// Applies a rematch event (unnumbered: not part of the game). Returns what
+// the player may want told, as applyEvent does: {rematch: 'offered' |
+// 'declined' | 'lapsed' | 'started', by}; null if it is no rematch event.
+export function applyRematchEvent(match, event) {
+  if (event.rematchOffered) {
+    match.rematchOfferedBy = event.rematchOffered.by;
+    return { rematch: 'offered', by: event.rematchOffered.by };
+  }
+  if (event.rematchDeclined) {
+    match.rematchOfferedBy = null;
+    return { rematch: event.rematchDeclined.lapsed ? 'lapsed' : 'declined', by: event.rematchDeclined.by };
+  }
+  if (event.rematchStarted) {
+    match.rematchOfferedBy = null;
+    match.rematchId = event.rematchStarted.matchId;
+    return { rematch: 'started' };
+  }
+  return null;
 }
 
 // Applies one event (already known to be this match's and new). Returns what

@@ -178,6 +178,7 @@ expected<Command, std::string> parse_command(std::string_view line) {
   if (verb == "draw") return no_args(K::draw);
   if (verb == "undo" || verb == "takeback") return no_args(K::undo);
   if (verb == "decline" || verb == "no") return no_args(K::decline);
+  if (verb == "rematch" || verb == "again") return no_args(K::rematch);
   if (verb == "board" || verb == "show") return no_args(K::board);
   if (verb == "moves" || verb == "history") return no_args(K::moves);
   if (verb == "sound" || verb == "bell") {
@@ -217,7 +218,7 @@ const std::vector<std::string_view>& completion_words() {
       "botmatch", "resign",   "draw",   "undo",   "decline", "board",     "moves",    "sound",
       "wait",     "help",     "quit",   "on",     "off",     "tictactoe", "connect4", "gomoku",
       "mnk:",     "beginner", "easy",   "medium", "hard",    "expert",    "master",   "first",
-      "second",   "rated",    "time",   "turn",   "start",   "end",       "offer"};
+      "second",   "rated",    "time",   "turn",   "start",   "end",       "offer",    "rematch"};
   return words;
 }
 
@@ -239,6 +240,8 @@ std::string help_text(bool in_match) {
        "  seek VARIANT [time 5+3]                          a person (cancel: stop)\n"
        "  create VARIANT [first|second] [rated] [time 5+3] private: gives a code\n"
        "  join CODE                                        a friend's private game\n"
+       "  rematch                                          after a match: again, sides swapped\n"
+       "                                                   (decline: turn an offered one down)\n"
        "  list, watch N, leave                             live matches\n"
        "  botmatch VARIANT LEVEL LEVEL [time 1+0]          watch two bots\n"
        "  wait [turn|start|end|offer]                      scripts: pace the input\n"

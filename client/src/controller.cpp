@@ -212,8 +212,10 @@ void Controller::on_message(const v1::ServerMessage& m, SteadyTime now) {
     // ack and its first event may come in either order.
     const auto kind =
         requests_.count(m.request_id()) ? requests_[m.request_id()] : Command::Kind::help;
+    // (A rematch offered to a person is acked with the ended match's id,
+    // which we have: nothing to wait for.)
     const bool starts = kind == Command::Kind::bot || kind == Command::Kind::join ||
-                        kind == Command::Kind::botmatch;
+                        kind == Command::Kind::botmatch || kind == Command::Kind::rematch;
     if (m.has_ack() && starts && !m.ack().match_id().empty() && !views_.count(m.ack().match_id())) {
       awaited_match_ = m.ack().match_id();
     }
@@ -347,8 +349,49 @@ void Controller::on_match_state(const v1::ServerMessage& m, SteadyTime now) {
   }
 }
 
+void Controller::on_rematch_event(const MatchView& v, const v1::MatchEvent& e) {
+  const std::string id = " match=" + v.id();
+  auto by = [&](v1::Side s) { return v.your_side() == s ? std::string("You") : player_name(v, s); };
+  const auto& st = options_.style;
+  switch (e.kind_case()) {
+    case v1::MatchEvent::kRematchOffered: {
+      const v1::Side s = e.rematch_offered().by();
+      if (v.seated() && s != v.your_side()) rematch_offers_[v.id()] = s;
+      say("rematch-offered" + id + " by=" + side_word(s),
+          v.your_side() == s ? "You offered a rematch; waiting for an answer."
+          : v.seated()
+              ? paint(by(s) + " offers a rematch, sides swapped: `rematch` accepts, `decline` "
+                              "declines.",
+                      sgr::note, st)
+              : by(s) + " offers a rematch.");
+      break;
+    }
+    case v1::MatchEvent::kRematchDeclined: {
+      const auto& d = e.rematch_declined();
+      rematch_offers_.erase(v.id());
+      say("rematch-declined" + id + " by=" + side_word(d.by()) + " lapsed=" + yes_no(d.lapsed()),
+          d.lapsed() ? "The rematch offer lapsed: " + by(d.by()) + " left or began another match."
+                     : by(d.by()) + " declined the rematch.");
+      break;
+    }
+    case v1::MatchEvent::kRematchStarted:
+      rematch_offers_.erase(v.id());
+      say("rematch-started" + id + " new=" + e.rematch_started().match_id(),
+          v.seated() ? "The rematch begins."
+                     : "The players began a rematch: watch " + e.rematch_started().match_id());
+      break;
+    default:
+      break;
+  }
+}
+
 void Controller::on_event(const v1::MatchEvent& e, SteadyTime now) {
   auto it = views_.find(e.match_id());
+  // Rematch news is not part of the game (seq 0): told, never applied.
+  if (e.has_rematch_offered() || e.has_rematch_declined() || e.has_rematch_started()) {
+    if (it != views_.end()) on_rematch_event(it->second, e);
+    return;
+  }
   if (it == views_.end()) {
     if (!e.has_started()) return;  // not a match we follow
     it = views_.try_emplace(e.match_id(), e.started().state(), now).first;
@@ -462,7 +505,8 @@ void Controller::on_event(const v1::MatchEvent& e, SteadyTime now) {
               " line=" + join(en.winning_line(), ","),
           paint("Game over: " + verdict + " (" + std::string(reason_word(en.reason())) +
                     (en.winning_line_size() ? " " + join(en.winning_line(), " ") : "") + ").",
-                you == "won" ? sgr::good : (you == "lost" ? sgr::bad : sgr::bold), st));
+                you == "won" ? sgr::good : (you == "lost" ? sgr::bad : sgr::bold), st) +
+              (v.seated() ? "\n`rematch` plays again with the sides swapped." : ""));
       for (const auto& r : en.ratings()) {
         std::string name = r.player_id();
         for (v1::Side s : {v1::SIDE_FIRST, v1::SIDE_SECOND}) {
@@ -529,7 +573,7 @@ bool Controller::wait_met() const {
     case WaitFor::end:
       return !v || v->over();
     case WaitFor::offer:
-      return v && (v->over() ||
+      return v && (v->over() || rematch_offers_.count(v->id()) ||
                    (v->state().draw_offered_by() != v1::SIDE_UNSPECIFIED &&
                     v->state().draw_offered_by() != v->your_side()) ||
                    (v->state().takeback_requested_by() != v1::SIDE_UNSPECIFIED &&
@@ -722,7 +766,25 @@ void Controller::execute(const Command& c) {
       send(std::move(m), c.kind);
       return;
     }
+    case K::rematch:
+      if (!v || !v->seated()) {
+        client_error("NO_MATCH", "you have not played a match to play again");
+        return;
+      }
+      if (!v->over()) {
+        client_error("NOT_OVER", "this match is not over yet");
+        return;
+      }
+      m.mutable_rematch()->set_match_id(v->id());
+      send(std::move(m), c.kind);
+      return;
     case K::decline: {
+      if (v && v->seated() && v->over() && rematch_offers_.count(v->id())) {
+        m.mutable_rematch()->set_match_id(v->id());
+        m.mutable_rematch()->set_decline(true);
+        send(std::move(m), c.kind);
+        return;
+      }
       if (!need_seat()) return;
       const auto& s = v->state();
       if (s.draw_offered_by() != v1::SIDE_UNSPECIFIED && s.draw_offered_by() != s.your_side()) {

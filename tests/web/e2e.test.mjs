@@ -223,6 +223,33 @@ test('a whole tic-tac-toe game against a bot, by keyboard and mouse', async () =
   await page.context().close();
 });
 
+test('after a game against a bot, Rematch starts a new one with the sides swapped', async () => {
+  const page = await newPlayer('rex');
+  await startBotGame(page, { variant: 'tictactoe', level: 'easy' });
+  const first = await gameView(page).getAttribute('data-match-id');
+  assert.match(await page.locator('.player[data-side="SIDE_FIRST"] .name').innerText(), /\(you\)$/);
+  // No rematch while the game is on.
+  assert.equal(await page.locator('#rematch').isVisible(), false);
+  await playToTheEnd(page);
+  await page.locator('#rematch').click();
+  await waitFor(page, (old) => {
+    const v = document.querySelector('#game-view').dataset;
+    return v.matchId !== old && v.turn !== 'over';
+  }, first);
+  // Now we play second: the bot opens, then it is our move.
+  assert.match(await page.locator('.player[data-side="SIDE_SECOND"] .name').innerText(), /^rex \(you\)$/);
+  assert.doesNotMatch(await page.locator('.player[data-side="SIDE_FIRST"] .name').innerText(), /\(you\)/);
+  assert.equal(await myTurnOrOver(page), 'me');
+  assert.equal(await ply(page), 1);
+  assert.equal(await page.locator('#board [data-stone="first"]').count(), 1);
+  assert.equal(await page.locator('#rematch').isVisible(), false);
+  assert.equal(await page.locator('#resign').isVisible(), true);
+  await playToTheEnd(page);
+  await screenshot(page, 'rematch');
+  assertNoErrors(page);
+  await page.context().close();
+});
+
 test('connect four against a bot: falling discs, clocks count down, takeback, phone layout', async () => {
   const page = await newPlayer('bea', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   await startBotGame(page, { variant: 'connect4', time: '3+2' });

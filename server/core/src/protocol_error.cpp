@@ -9,6 +9,7 @@ static_assert(static_cast<int>(ProtocolError::internal) == inarow::v1::ERROR_INT
 static_assert(static_cast<int>(ProtocolError::illegal_move) == inarow::v1::ERROR_ILLEGAL_MOVE);
 static_assert(static_cast<int>(ProtocolError::too_many_matches) ==
               inarow::v1::ERROR_TOO_MANY_MATCHES);
+static_assert(static_cast<int>(ProtocolError::opponent_gone) == inarow::v1::ERROR_OPPONENT_GONE);
 static_assert(static_cast<int>(ProtocolError::rate_limited) == inarow::v1::ERROR_RATE_LIMITED);
 static_assert(inarow::v1::ErrorCode_ARRAYSIZE == kProtocolErrorCount);
 
@@ -60,6 +61,12 @@ std::string_view to_string(ProtocolError e) {
       return "internal";
     case ProtocolError::too_many_matches:
       return "too_many_matches";
+    case ProtocolError::match_not_over:
+      return "match_not_over";
+    case ProtocolError::rematch_made:
+      return "rematch_made";
+    case ProtocolError::opponent_gone:
+      return "opponent_gone";
   }
   return "unknown";
 }

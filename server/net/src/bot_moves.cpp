@@ -47,10 +47,15 @@ BotMoves::BotMoves(asio::thread_pool& workers, Metrics& metrics, std::uint64_t s
 
 void BotMoves::search(Game game, std::string level, BotLane lane, FischerClock clock, Side side,
                       std::shared_ptr<std::atomic<bool>> stop, Done done) {
+  enqueue(
+      Task{std::move(game), std::move(level), clock, side, std::move(stop), std::move(done), {}},
+      lane);
+}
+
+void BotMoves::enqueue(Task task, BotLane lane) {
   {
     std::lock_guard lock(queue_mutex_);
-    lanes_[static_cast<int>(lane)].push_back(
-        Task{std::move(game), std::move(level), clock, side, std::move(stop), std::move(done)});
+    lanes_[static_cast<int>(lane)].push_back(std::move(task));
     if (lane == BotLane::person && !running_bots_.empty()) {
       // A worker is (maybe) busy with bots playing bots: free one now.
       running_bots_.back()->store(true);
@@ -79,6 +84,10 @@ void BotMoves::run_next() {
     if (bots_lane && !cancelled) running_bots_.push_back(next->stop);
   }
   Task& task = *next;
+  if (task.judged) {
+    task.judged(proves_draw(task.game));
+    return;
+  }
   const auto started = SteadyClock::now();
   bots::Choice choice;
   if (!cancelled) {
@@ -101,6 +110,19 @@ void BotMoves::run_next() {
   }
   metrics_.bot_search.observe(std::chrono::duration<double>(SteadyClock::now() - started).count());
   task.done(choice);
+}
+
+void BotMoves::judge_draw(Game game, std::function<void(bool draw)> done) {
+  asio::post(workers_,
+             [game = std::move(game), done = std::move(done)] { done(proves_draw(game)); });
+}
+
+bool BotMoves::proves_draw(const Game& game) {
+  if (game.over()) return false;
+  Searcher searcher(game.variant(), Weights::defaults(game.variant()), 4);
+  const SearchResult r =
+      searcher.search(game, Limits{.nodes = kDrawJudgeNodes, .time = kDrawJudgeTime});
+  return r.exact && r.score == 0;
 }
 
 Millis BotMoves::budget(const FischerClock& clock, Side side, const std::string& level,

@@ -49,6 +49,17 @@ Expected<void> Lobby::check_human_limit(const std::string& player, const char* w
   return {};
 }
 
+Expected<void> Lobby::check_limit(const std::string& player, v1::MatchKind kind, const char* who) {
+  if (kind != v1::MATCH_KIND_BOT) return check_human_limit(player, who);
+  if (const int limit = services_->config.max_bot_matches_per_player;
+      live_matches(player, {v1::MATCH_KIND_BOT}) >= limit) {
+    return fail_with(ProtocolError::too_many_matches,
+                     fmt::format("{} already {} {} live games against bots, the most allowed", who,
+                                 std::string_view(who) == "you" ? "have" : "has", limit));
+  }
+  return {};
+}
+
 Expected<void> Lobby::seek(const std::string& player, const v1::Seek& seek) {
   auto terms = check_game(seek.variant(), seek.time_control());
   if (!terms) return inarow::unexpected(terms.error());
@@ -92,11 +103,8 @@ void Lobby::arm_tick() {
 Expected<std::string> Lobby::play_bot(const std::string& player, const v1::PlayBot& req) {
   auto terms = check_game(req.variant(), req.time_control(), {req.level()});
   if (!terms) return inarow::unexpected(terms.error());
-  if (const int limit = services_->config.max_bot_matches_per_player;
-      live_matches(player, {v1::MATCH_KIND_BOT}) >= limit) {
-    return fail_with(
-        ProtocolError::too_many_matches,
-        fmt::format("you already have {} live games against bots, the most allowed", limit));
+  if (auto ok = check_limit(player, v1::MATCH_KIND_BOT, "you"); !ok) {
+    return inarow::unexpected(ok.error());
   }
   const std::string& level = terms->levels[0];
   const Side side = from_proto(req.side()).value_or(Side::first);
@@ -186,6 +194,101 @@ Expected<std::string> Lobby::join_private(const std::string& player, const v1::J
   return match->id();
 }
 
+Expected<std::string> Lobby::rematch(const std::string& player, const v1::Rematch& req) {
+  const std::string& old_id = req.match_id();
+  auto old = matches_.find(old_id);
+  if (!old) return fail_with(ProtocolError::unknown_match, "no match " + old_id);
+  const auto side = old->seat_of(player);
+  if (!side) return fail_with(ProtocolError::not_seated, "you do not play in this match");
+  if (!old->over.load(std::memory_order_acquire)) {
+    return fail_with(ProtocolError::match_not_over, "the match is still being played");
+  }
+  if (auto made = rematches_.find(old_id); made != rematches_.end()) {
+    return fail_with(ProtocolError::rematch_made,
+                     "the rematch of this match was already made: " + made->second);
+  }
+  // Read once the match is over: nothing changes its setup any more.
+  const MatchSetup& setup = old->setup();
+  const Side other = opponent(*side);
+  const Seat& opponent_seat = setup.seats[index(other)];
+  auto offer = rematch_offers_.find(old_id);
+  const bool offered_to_me = offer != rematch_offers_.end() && offer->second == other;
+
+  if (req.decline()) {
+    if (!offered_to_me) return fail_with(ProtocolError::no_offer, "no rematch offer to decline");
+    rematch_offers_.erase(offer);
+    v1::MatchEvent e;
+    auto* d = e.mutable_rematch_declined();
+    d->set_by(to_proto(*side));
+    old->notify(std::move(e));
+    return std::string{};
+  }
+  if (auto ok = check_limit(player, setup.kind, "you"); !ok) return inarow::unexpected(ok.error());
+
+  if (!opponent_seat.bot && !offered_to_me) {
+    if (offer != rematch_offers_.end()) {
+      return fail_with(ProtocolError::bad_request, "you already offered a rematch");
+    }
+    Player* p = identity_.find(opponent_seat.player_id);
+    if (!p || identity_.live_connections(*p).empty()) {
+      return fail_with(ProtocolError::opponent_gone,
+                       "your opponent is not here: a rematch needs both players");
+    }
+    rematch_offers_[old_id] = *side;
+    v1::MatchEvent e;
+    e.mutable_rematch_offered()->set_by(to_proto(*side));
+    old->notify(std::move(e));
+    return std::string{};
+  }
+  if (!opponent_seat.bot) {
+    if (auto ok = check_limit(opponent_seat.player_id, setup.kind, "your opponent"); !ok) {
+      return inarow::unexpected(ok.error());
+    }
+  }
+  // The bot level travels with its seat; the sides swap.
+  std::array<std::string, 2> seats;
+  std::array<std::string, 2> levels;
+  for (int s = 0; s < 2; ++s) {
+    seats[1 - s] = setup.seats[s].player_id;
+    levels[1 - s] = setup.seats[s].level;
+  }
+  rematch_offers_.erase(old_id);
+  auto match = create_match(setup.variant, setup.kind, setup.rated,
+                            ClockSetting{setup.initial, setup.increment}, seats, levels);
+  rematches_[old_id] = match->id();
+  if (auto code = private_codes_.find(old_id); code != private_codes_.end()) {
+    // Whoever could watch the old game can watch its rematch.
+    private_codes_[match->id()] = code->second;
+  }
+  v1::MatchEvent e;
+  e.mutable_rematch_started()->set_match_id(match->id());
+  old->notify(std::move(e));
+  return match->id();
+}
+
+void Lobby::lapse_offers(const std::string& player) {
+  for (auto it = rematch_offers_.begin(); it != rematch_offers_.end();) {
+    auto match = matches_.find(it->first);
+    const auto side = match ? match->seat_of(player) : std::nullopt;
+    if (match && !side) {
+      ++it;
+      continue;
+    }
+    if (match) {
+      v1::MatchEvent e;
+      auto* d = e.mutable_rematch_declined();
+      d->set_by(to_proto(*side));
+      d->set_lapsed(true);
+      match->notify(std::move(e));
+    }
+    it = rematch_offers_.erase(it);
+  }
+}
+
+void Lobby::player_left(const std::string& player) {
+  lapse_offers(player);
+}
+
 Seat Lobby::seat_for(const Player& p, const Variant& v, std::string level) const {
   return Seat{p.id, p.name, p.bot, std::move(level), services_->ratings.get(p.id, v.name)};
 }
@@ -204,6 +307,9 @@ std::shared_ptr<MatchActor> Lobby::create_match(Variant variant, v1::MatchKind k
     setup.seats[s] = seat_for(identity_.at(seat_ids[s]), variant, levels[s]);
   }
   setup.variant = std::move(variant);
+  // Whoever starts another match leaves their rematch offers behind.
+  for (const std::string& id : seat_ids)
+    lapse_offers(id);
   auto actor = std::make_shared<MatchActor>(services_, std::move(setup));
   matches_.add(actor);
   services_->metrics.matches_started[kind].fetch_add(1, std::memory_order_relaxed);
@@ -279,6 +385,8 @@ void Lobby::match_ended(const std::string& match_id) {
     }
     private_codes_.erase(match_id);
     bot_vs_bot_.erase(match_id);
+    rematch_offers_.erase(match_id);
+    rematches_.erase(match_id);
     matches_.retire(match_id);
   });
   if (shutting_down_) timer->cancel();

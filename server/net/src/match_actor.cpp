@@ -90,6 +90,11 @@ void MatchActor::resume(Millis used) {
     }
     self->check_watchers();
     self->after_change();
+    // A draw offered to a bot before the restart gets its answer now.
+    if (auto by = self->core_.draw_offered_by();
+        by && self->setup().seats[index(opponent(*by))].bot) {
+      self->judge_draw();
+    }
   });
 }
 
@@ -128,6 +133,16 @@ void MatchActor::presence(Side side, bool connected) {
 
 void MatchActor::forget(Connection* connection) {
   asio::post(strand_, [self = shared_from_this(), connection] { self->unsubscribe(connection); });
+}
+
+void MatchActor::notify(v1::MatchEvent event) {
+  asio::post(strand_, [self = shared_from_this(), event = std::move(event)]() mutable {
+    event.set_match_id(self->id());
+    auto out = make_event(event);
+    for (const Subscriber& s : self->subs_) {
+      if (auto connection = s.connection.lock()) self->send(connection, out);
+    }
+  });
 }
 
 void MatchActor::shutdown() {
@@ -261,6 +276,35 @@ void MatchActor::on_command(const ConnectionPtr& from, Side side,
     if (granted) events.insert(events.end(), granted->begin(), granted->end());
   }
   commit(std::move(events), {}, Reply{from, message.request_id()});
+  const bool offered_to_bot =
+      core_.draw_offered_by() == side && setup().seats[index(opponent(side))].bot;
+  if (offered_to_bot && (message.has_offer_draw() || judging_)) judge_draw();
+}
+
+void MatchActor::judge_draw() {
+  cancel_search();  // the bot's move waits for its answer
+  judging_ = true;
+  const std::uint64_t generation = ++judge_generation_;
+  const int at_ply = core_.game().ply();
+  services_->bots.judge_draw(core_.game(),
+                             [self = shared_from_this(), at_ply, generation](bool draw) {
+                               asio::post(self->strand_, [self, draw, at_ply, generation] {
+                                 self->on_draw_judged(draw, at_ply, generation);
+                               });
+                             });
+}
+
+void MatchActor::on_draw_judged(bool draw, int at_ply, std::uint64_t generation) {
+  if (generation != judge_generation_) return;  // a later judgement is under way
+  judging_ = false;
+  if (stopped_ || paused_ || core_.over()) return;
+  const auto by = core_.draw_offered_by();
+  if (!by || !setup().seats[index(opponent(*by))].bot) return after_change();
+  // The person moved meanwhile (their offer stands): judge where it stands now.
+  if (core_.game().ply() != at_ply) return judge_draw();
+  auto answer = core_.answer_draw(opponent(*by), draw, SteadyClock::now());
+  if (!answer) return after_change();
+  commit(std::move(*answer), {}, {});
 }
 
 // Make the events durable, then publish them with the ack, if one is due.
@@ -408,7 +452,7 @@ void MatchActor::start_grace(Side side) {
 void MatchActor::maybe_start_search() {
   const Side side = core_.to_move();
   const Seat& seat = setup().seats[index(side)];
-  if (!seat.bot || searching_ || core_.over()) return;
+  if (!seat.bot || searching_ || judging_ || core_.over()) return;
   searching_ = true;
   const std::uint64_t generation = ++search_generation_;
   search_stop_ = std::make_shared<std::atomic<bool>>(false);

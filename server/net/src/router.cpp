@@ -155,6 +155,7 @@ void Router::disconnected(const ConnectionPtr& connection) {
     }
     if (!gone->last) return;
     state->lobby.stop_seeking(gone->player_id);
+    state->lobby.player_left(gone->player_id);
     for (const std::string& id : player->matches) {
       auto m = state->matches.find(id);
       if (!m) continue;
@@ -256,6 +257,18 @@ void Router::State::on_receive(const ConnectionPtr& from, v1::ClientMessage& msg
       break;
     case v1::ClientMessage::kJoinPrivate:
       answer(lobby.join_private(player_id, msg.join_private()));
+      break;
+    case v1::ClientMessage::kRematch:
+      if (auto id = lobby.rematch(player_id, msg.rematch()); !id) {
+        // A rematch already made: the error names it, to follow.
+        const bool made = id.error().code == ProtocolError::rematch_made;
+        send_error(from, rid, id.error(),
+                   made ? lobby.rematch_of(msg.rematch().match_id()) : msg.rematch().match_id());
+      } else {
+        // A new match is named in the ack; an offer or a decline answers
+        // for the ended match.
+        send(from, make_ack(rid, id->empty() ? msg.rematch().match_id() : *id));
+      }
       break;
     case v1::ClientMessage::kWatch: {
       auto match = matches.find(msg.watch().match_id());

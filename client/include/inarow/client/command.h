@@ -38,7 +38,8 @@ struct Command {
     resign,
     draw,     // offer a draw, or accept the opponent's offer
     undo,     // ask for a takeback, or accept the opponent's request
-    decline,  // decline a pending draw offer or takeback request
+    decline,  // decline a pending draw offer or takeback request, or a rematch offer
+    rematch,  // after a match: play again, sides swapped (or accept the offer of it)
     board,    // draw the board again
     moves,    // the moves so far, in pairs: "1. h8 i9  2. ..."
     sound,    // sound on|off: the terminal bell, remembered in the profile

@@ -83,6 +83,7 @@ class Controller {
   void on_ack(const v1::ServerMessage& m);
   void on_match_state(const v1::ServerMessage& m, SteadyTime now);
   void on_event(const v1::MatchEvent& e, SteadyTime now);
+  void on_rematch_event(const MatchView& view, const v1::MatchEvent& e);
   void on_match_list(const v1::MatchList& list);
 
   MatchView* current();
@@ -113,6 +114,8 @@ class Controller {
 
   std::string player_id_;
   std::map<std::string, MatchView> views_;
+  // Ended matches whose opponent offers us a rematch: the offering side.
+  std::map<std::string, v1::Side> rematch_offers_;
   std::string current_;
   std::vector<std::string> listed_;  // ids by number, from the last list
 };

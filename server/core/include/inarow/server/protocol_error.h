@@ -35,8 +35,11 @@ enum class ProtocolError : std::uint8_t {
   shutting_down,
   internal,
   too_many_matches,
+  match_not_over,
+  rematch_made,
+  opponent_gone,
 };
-inline constexpr int kProtocolErrorCount = static_cast<int>(ProtocolError::too_many_matches) + 1;
+inline constexpr int kProtocolErrorCount = static_cast<int>(ProtocolError::opponent_gone) + 1;
 
 std::string_view to_string(ProtocolError e);
 

@@ -65,6 +65,17 @@ class BotMoves {
   void search(Game game, std::string level, BotLane lane, FischerClock clock, Side side,
               std::shared_ptr<std::atomic<bool>> stop, Done done);
 
+  // A bot's answer to a draw offer in `game` (not over): on a worker, `done`
+  // gets whether a search proves the game drawn (see proves_draw()). It is
+  // a person's request: it goes in the people's lane.
+  void judge_draw(Game game, std::function<void(bool draw)> done);
+  // Whether a bounded search (kDrawJudgeNodes, kDrawJudgeTime) proves the
+  // position drawn: it reaches every end of the game and scores 0. A
+  // position it cannot see through is not a proven draw.
+  static bool proves_draw(const Game& game);
+  static constexpr std::uint64_t kDrawJudgeNodes = 2'000'000;
+  static constexpr Millis kDrawJudgeTime{250};
+
   // The time to think with this clock: a slice of what is left plus most of
   // the increment, at most the level's own time; 0 without a clock.
   static Millis budget(const FischerClock& clock, Side side, const std::string& level,
@@ -82,7 +93,9 @@ class BotMoves {
     Side side;
     std::shared_ptr<std::atomic<bool>> stop;
     Done done;
+    std::function<void(bool draw)> judged;  // set: judge a draw offer instead
   };
+  void enqueue(Task task, BotLane lane);
   void run_next();
 
   boost::asio::thread_pool& workers_;

@@ -48,6 +48,17 @@ class Lobby {
   // Join one: the new match's id.
   Expected<std::string> join_private(const std::string& player,
                                      const inarow::v1::JoinPrivate& request);
+  // A rematch of an ended match, or (decline) an offer of one turned down.
+  // Against a bot, or accepting the other player's offer: the new match's
+  // id. Offering one to a person, or declining: an empty string.
+  Expected<std::string> rematch(const std::string& player, const inarow::v1::Rematch& request);
+  // The rematch made of an ended match; empty if none.
+  std::string rematch_of(const std::string& match_id) const {
+    auto it = rematches_.find(match_id);
+    return it == rematches_.end() ? std::string{} : it->second;
+  }
+  // The player's last connection went: their rematch offers lapse.
+  void player_left(const std::string& player);
   // One page of the live public matches (private games are not listed).
   inarow::v1::MatchList list(const inarow::v1::ListMatches& request) const;
   // Whether `player` may watch `match`: a private game only with its code,
@@ -79,6 +90,11 @@ class Lobby {
   // Live matches of these kinds that `player` is seated in.
   int live_matches(const std::string& player, std::initializer_list<inarow::v1::MatchKind> kinds);
   Expected<void> check_human_limit(const std::string& player, const char* who);
+  // The per-player cap on live matches of this kind, for `player`.
+  Expected<void> check_limit(const std::string& player, inarow::v1::MatchKind kind,
+                             const char* who);
+  // Rematch offers that involve `player` lapse (they left or began another match).
+  void lapse_offers(const std::string& player);
 
   Strand strand_;
   std::weak_ptr<const void> owner_;
@@ -90,6 +106,8 @@ class Lobby {
   std::unordered_map<std::string, PrivateGame> privates_;       // by code
   std::unordered_map<std::string, std::string> private_codes_;  // started private match -> code
   std::map<std::string, std::string> bot_vs_bot_;  // live bot-vs-bot match -> who started it
+  std::map<std::string, Side> rematch_offers_;     // ended match -> the side offering a rematch
+  std::map<std::string, std::string> rematches_;   // ended match -> its rematch
   boost::asio::steady_timer tick_;
   bool ticking_ = false;
   bool shutting_down_ = false;

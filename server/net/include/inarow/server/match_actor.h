@@ -87,6 +87,9 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
   // A seated player's last connection went or a first one came back.
   void presence(Side side, bool connected);
   void forget(Connection* connection);
+  // News about the match that is not part of it (the rematch events): to
+  // every subscriber, unnumbered (seq 0) and not kept in the log.
+  void notify(inarow::v1::MatchEvent event);
   // Stop timers and searches; later commands are refused.
   void shutdown();
 
@@ -129,6 +132,10 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
   void maybe_start_search();
   void cancel_search();
   void on_bot_move(const bots::Choice& choice, std::uint64_t generation);
+  // A person offered a bot a draw: the bot's search judges the position
+  // (its move waits), then the bot accepts a proven draw or declines.
+  void judge_draw();
+  void on_draw_judged(bool draw, int ply, std::uint64_t generation);
   void send(const ConnectionPtr& to, OutgoingPtr message);
   void send_error(const ConnectionPtr& to, std::uint64_t request_id, const Failure& failure);
 
@@ -146,6 +153,8 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
   std::shared_ptr<std::atomic<bool>> search_stop_;
   std::uint64_t search_generation_ = 0;
   bool searching_ = false;
+  bool judging_ = false;
+  std::uint64_t judge_generation_ = 0;
   bool stopped_ = false;
   bool paused_ = false;  // a commit failed
 };
