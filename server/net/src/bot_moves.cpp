@@ -113,8 +113,15 @@ void BotMoves::run_next() {
 }
 
 void BotMoves::judge_draw(Game game, std::function<void(bool draw)> done) {
-  asio::post(workers_,
-             [game = std::move(game), done = std::move(done)] { done(proves_draw(game)); });
+  // A person waits for the answer: the people's lane, ahead of bots playing bots.
+  enqueue(Task{std::move(game),
+               {},
+               FischerClock{},
+               Side::first,
+               std::make_shared<std::atomic<bool>>(false),
+               {},
+               std::move(done)},
+          BotLane::person);
 }
 
 bool BotMoves::proves_draw(const Game& game) {
