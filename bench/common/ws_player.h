@@ -127,8 +127,9 @@ class WsPlayer : public std::enable_shared_from_this<Derived> {
 
  private:
   void on_connect(error_code ec) {
+    // A connection closed while its connect completed has no socket left to set.
+    if (!ec) boost::beast::get_lowest_layer(ws_).socket().set_option(tcp::no_delay(true), ec);
     if (ec) return derived().on_failure("connect", ec);
-    boost::beast::get_lowest_layer(ws_).socket().set_option(tcp::no_delay(true));
     ws_.text(json_);
     ws_.async_handshake(host_, "/ws",
                         boost::beast::bind_front_handler(&WsPlayer::on_handshake, self()));

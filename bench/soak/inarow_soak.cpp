@@ -29,7 +29,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <filesystem>
+#include <future>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -50,6 +52,10 @@ namespace beast = boost::beast;
 namespace v1 = inarow::v1;
 using tcp = asio::ip::tcp;
 using Clock = std::chrono::steady_clock;
+const Clock::time_point g_t0 = Clock::now();
+double now_s() {
+  return std::chrono::duration<double>(Clock::now() - g_t0).count();
+}
 
 struct Options {
   std::string host = "127.0.0.1";
@@ -72,14 +78,15 @@ struct Totals {
   std::atomic<std::uint64_t> moves{0};    // well-behaved clients' moves acknowledged
   std::atomic<std::uint64_t> matches{0};  // matches ended
   std::atomic<std::uint64_t> reconnects{0};
-  std::atomic<std::uint64_t> audits{0};         // resumes whose state was checked
-  std::atomic<std::uint64_t> ended_away{0};     // matches that ended while their client was away
-  std::atomic<std::uint64_t> lost{0};           // moves told of, then missing after a resume
-  std::atomic<std::uint64_t> errors{0};         // errors to well-behaved clients
-  std::atomic<std::uint64_t> unasked_drops{0};  // well-behaved connections lost unasked
-  std::atomic<std::uint64_t> rogue_frames{0};   // bad frames and bad requests sent
-  std::atomic<std::uint64_t> rogue_errors{0};   // their (expected) answers
-  std::atomic<std::uint64_t> rogue_closed{0};   // rogue connections the server closed
+  std::atomic<std::uint64_t> audits{0};           // resumes whose state was checked
+  std::atomic<std::uint64_t> ended_away{0};       // matches that ended while their client was away
+  std::atomic<std::uint64_t> lost{0};             // moves told of, then missing after a resume
+  std::atomic<std::uint64_t> errors{0};           // errors to well-behaved clients
+  std::atomic<std::uint64_t> unasked_drops{0};    // well-behaved connections lost unasked
+  std::atomic<std::uint64_t> rogue_frames{0};     // bad frames and bad requests sent
+  std::atomic<std::uint64_t> rogue_errors{0};     // their (expected) answers
+  std::atomic<std::uint64_t> rogue_closed{0};     // rogue connections the server closed
+  std::atomic<std::uint64_t> ended_in_resume{0};  // resumed matches that ended before their state
   std::atomic<bool> stopping{false};
   std::atomic<int> final_audits_due{0};
   std::atomic<std::uint64_t> final_retries{0};  // final resumes tried again
@@ -90,8 +97,9 @@ class Client;
 // One WebSocket connection of a client; a reconnect makes a new one.
 class Conn : public inarow::bench::WsPlayer<Conn> {
  public:
-  Conn(asio::io_context& ioc, std::uint64_t seed, Client* owner)
-      : WsPlayer(ioc, seed, /*json=*/false), owner_(owner) {}
+  Conn(asio::io_context& ioc, std::uint64_t seed, Client* owner, std::uint64_t generation)
+      : WsPlayer(ioc, seed, /*json=*/false), gen(generation), owner_(owner) {}
+  const std::uint64_t gen;
   void on_open();
   void on_frame(std::string_view frame);
   void on_failure(const char* what, beast::error_code ec);
@@ -124,7 +132,10 @@ class Client {
         game_(variant_) {}
 
   void connect() {
-    conn_ = std::make_shared<Conn>(ioc_, seed_ * 1000003 + ++generation_, this);
+    ++generation_;
+    note("connect");
+    resuming_.clear();
+    conn_ = std::make_shared<Conn>(ioc_, seed_ * 1000003 + generation_, this, generation_);
     conn_->connect(endpoint_, opt_.host, std::nullopt);
   }
 
@@ -133,8 +144,11 @@ class Client {
     asio::post(ioc_, [this] {
       if (kind_ == Kind::rogue || match_id_.empty() || !welcomed_) return;
       totals_.final_audits_due.fetch_add(1);
+      note(std::string("final audit, reconnect timers=") + std::to_string(timers_));
       final_audit_ = true;
-      drop_and_resume();
+      // A reconnect already under way is the resume; a second one would
+      // leave one of the two connections open and unused.
+      if (timers_ == 0) drop_and_resume();
     });
   }
   void close() {
@@ -144,7 +158,10 @@ class Client {
   }
 
   void on_open(Conn& c) {
-    if (&c != conn_.get()) return;
+    if (&c != conn_.get()) {
+      note("open of stale conn " + std::to_string(c.gen));
+      return;
+    }
     v1::ClientMessage m;
     auto* h = m.mutable_hello();
     h->set_protocol_version(1);
@@ -159,9 +176,13 @@ class Client {
       }
     }
     c.send(m);
+    note("sent hello rid=" + std::to_string(m.request_id()) + " token=" +
+         (token_.empty() ? "0" : "1") + " resume=" + match_id_ + "@" + std::to_string(seen_));
   }
 
   void on_failure(Conn& c, const char* what, beast::error_code ec) {
+    note("failure of conn " + std::to_string(c.gen) + " " + what + ": " + ec.message() +
+         (&c != conn_.get() ? " (stale)" : "") + (dropping_ ? " (dropping)" : ""));
     if (&c != conn_.get() || dropping_) return;  // dropping: we closed it ourselves
     if (final_audit_) {
       // Everyone resumes at once at the end: a connection the backlog
@@ -184,6 +205,7 @@ class Client {
   }
 
   void on_message(Conn& c, const v1::ServerMessage& m) {
+    if (kind_ != Kind::rogue) note(describe(c, m));
     if (&c != conn_.get()) return;
     if (kind_ == Kind::rogue) return on_rogue_message(m);
     if (m.has_welcome()) return on_welcome(m.welcome());
@@ -197,7 +219,11 @@ class Client {
     if (m.has_ack() && m.request_id() == move_request_) {
       move_request_ = 0;
       totals_.moves.fetch_add(1, std::memory_order_relaxed);
-      if (std::uniform_real_distribution<>(0, 1)(c.rng()) < opt_.drop_chance) {
+      // Not when the move ended the match: its end came before this ack and
+      // a seek is on its way, which a drop now could see matched while we
+      // are away, leaving us seated in a match we never heard of.
+      if (!match_id_.empty() &&
+          std::uniform_real_distribution<>(0, 1)(c.rng()) < opt_.drop_chance) {
         drop_and_resume();
         return;
       }
@@ -206,7 +232,56 @@ class Client {
     if (m.has_event()) on_event(m.event());
   }
 
+  // What happened to this client lately (for a final audit left unanswered).
+  void dump(std::ostream& out) const {
+    out << "client " << seed_ << " kind=" << static_cast<int>(kind_) << " player=" << player_id_
+        << " match=" << match_id_ << " seen=" << seen_ << " moves=" << moves_.size()
+        << " dropping=" << dropping_ << " timers=" << timers_
+        << " conn=" << (conn_ ? conn_->gen : 0) << " move_request=" << move_request_ << "\n";
+    for (const auto& line : trace_)
+      out << "    " << line << "\n";
+  }
+  bool final_audit_due() const { return final_audit_; }
+
  private:
+  void note(std::string what) {
+    if (kind_ == Kind::rogue) return;
+    char at[32];
+    std::snprintf(at, sizeof at, "%9.3f g%llu ", now_s(),
+                  static_cast<unsigned long long>(generation_));
+    trace_.push_back(at + std::move(what));
+    if (trace_.size() > 40) trace_.pop_front();
+  }
+  static std::string describe(const Conn& c, const v1::ServerMessage& m) {
+    std::string s =
+        "got on conn " + std::to_string(c.gen) + " rid=" + std::to_string(m.request_id()) + " ";
+    if (m.has_welcome()) {
+      s += "welcome resumed=" + std::to_string(m.welcome().resumed()) + " live=[";
+      for (const auto& id : m.welcome().matches())
+        s += id + " ";
+      s += "] ended=[";
+      for (const auto& id : m.welcome().ended_matches())
+        s += id + " ";
+      return s + "]";
+    }
+    if (m.has_match_state()) {
+      const auto& st = m.match_state();
+      return s + "state " + st.match_id() + " last_seq=" + std::to_string(st.last_seq()) +
+             " moves=" + std::to_string(st.moves_size()) + " result=" + std::to_string(st.result());
+    }
+    if (m.has_event()) {
+      const auto& e = m.event();
+      return s + "event " + e.match_id() + " seq=" + std::to_string(e.seq()) + " " +
+             (e.has_started()     ? "started"
+              : e.has_move_made() ? "move ply " + std::to_string(e.move_made().ply())
+              : e.has_ended()     ? "ended"
+                                  : "other");
+    }
+    if (m.has_ack()) return s + "ack";
+    if (m.has_error()) return s + "error " + m.error().ShortDebugString();
+    return s + m.ShortDebugString().substr(0, 80);
+  }
+
   // ------------------------------------------------------------ well-behaved
   void on_welcome(const v1::Welcome& w) {
     if (!welcomed_) {
@@ -221,6 +296,7 @@ class Client {
     bool live = false;
     for (const auto& id : w.matches())
       live = live || id == match_id_;
+    resuming_ = live ? match_id_ : std::string();
     if (!live) {
       if (!match_id_.empty()) totals_.ended_away.fetch_add(1, std::memory_order_relaxed);
       match_id_.clear();
@@ -261,6 +337,13 @@ class Client {
     }
     if (e.has_ended()) {
       totals_.matches.fetch_add(1, std::memory_order_relaxed);
+      if (resuming_ == match_id_) {
+        // It ended after the welcome called it live: its end comes among the
+        // replayed events, and its state still follows. That state answers
+        // (and audits) the resume, and then a new match is sought.
+        totals_.ended_in_resume.fetch_add(1, std::memory_order_relaxed);
+        return;
+      }
       match_id_.clear();
       return new_match();
     }
@@ -269,6 +352,7 @@ class Client {
   // The answer to a resume: everything we were told of must be there.
   void on_state(const v1::MatchState& st) {
     if (st.match_id() != match_id_) return;
+    if (st.match_id() == resuming_) resuming_.clear();
     totals_.audits.fetch_add(1, std::memory_order_relaxed);
     const int stored = st.moves_size();
     for (int i = 0; i < static_cast<int>(moves_.size()); ++i) {
@@ -318,9 +402,11 @@ class Client {
       m.mutable_seek()->set_variant(opt_.variant);
     }
     conn_->send(m);
+    note("sent " + std::string(kind_ == Kind::bots ? "play_bot" : "seek"));
   }
 
   void drop_and_resume() {
+    note("drop");
     dropping_ = true;
     move_request_ = 0;  // an unanswered move is settled by the resume's state
     conn_->close();
@@ -331,7 +417,10 @@ class Client {
   void reconnect_later() {
     auto timer = std::make_shared<asio::steady_timer>(ioc_);
     timer->expires_after(std::chrono::milliseconds(50 + conn_->rng()() % 200));
+    ++timers_;
     timer->async_wait([this, timer](beast::error_code) {
+      --timers_;
+      note("reconnect timer");
       if (totals_.stopping && !final_audit_) return;
       dropping_ = false;
       if (kind_ == Kind::rogue) {
@@ -419,6 +508,8 @@ class Client {
   bool dropping_ = false;
   bool final_audit_ = false;
   std::string token_, player_id_, match_id_;
+  // The match a resume's welcome listed as live, until its state comes.
+  std::string resuming_;
   std::uint64_t seen_ = 0;
   inarow::Variant variant_;
   inarow::Game game_;
@@ -426,6 +517,9 @@ class Client {
   inarow::Side mine_ = inarow::Side::first;
   std::uint64_t move_request_ = 0;
   int rogue_actions_ = 0;
+  int timers_ = 0;
+
+  std::deque<std::string> trace_;
 };
 
 void Conn::on_open() {
@@ -543,6 +637,15 @@ int main(int argc, char** argv) {
   while (totals.final_audits_due > 0 && Clock::now() < audit_deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   const int unaudited = totals.final_audits_due.load();
+  if (unaudited > 0) {
+    std::promise<void> done;
+    asio::post(ioc, [&] {
+      for (auto& c : clients)
+        if (c->final_audit_due()) c->dump(std::cout);
+      done.set_value();
+    });
+    done.get_future().wait();
+  }
   report("end", since(), totals, opt.server_pid);
   for (auto& c : clients)
     c->close();
@@ -554,10 +657,12 @@ int main(int argc, char** argv) {
   const int well_behaved = opt.clients - rogues;
   std::printf(
       "acknowledged moves lost: %llu (audits: %llu; matches ended while away, not audited: %llu; "
-      "final audits unanswered: %d, retried: %llu)\n",
+      "ended between a resume's welcome and its state: %llu; final audits unanswered: %d, "
+      "retried: %llu)\n",
       static_cast<unsigned long long>(totals.lost.load()),
       static_cast<unsigned long long>(totals.audits.load()),
-      static_cast<unsigned long long>(totals.ended_away.load()), unaudited,
+      static_cast<unsigned long long>(totals.ended_away.load()),
+      static_cast<unsigned long long>(totals.ended_in_resume.load()), unaudited,
       static_cast<unsigned long long>(totals.final_retries.load()));
   std::printf("errors to well-behaved clients: %llu; connections they lost unasked: %llu\n",
               static_cast<unsigned long long>(totals.errors.load()),

@@ -260,6 +260,50 @@ TEST_F(MatchActorTest, ARestoredMatchGoesOnFromItsLastStoredEvent) {
   ASSERT_TRUE(answer(c, move(again, c, Side::second, "a1"))->has_ack());
 }
 
+// A player coming back is told its match is live, and the match ends before
+// its new connection is attached: the attach waits for the ending commit,
+// then replays what was missed, the end included, and only then sends the
+// state, which shows the result. (The soak's driver once took the replayed
+// end as the last word and never looked at the state that followed.)
+TEST_F(MatchActorTest, AnAttachDuringTheEndingCommitGetsTheEndThenTheFinalState) {
+  auto actor = start(setup());
+  ASSERT_TRUE(events_reach(*b_, 1));
+  ASSERT_TRUE(answer(a_, move(actor, a_, Side::first, "a1"))->has_ack());
+  ASSERT_TRUE(answer(b_, move(actor, b_, Side::second, "b1"))->has_ack());
+  ASSERT_TRUE(answer(a_, move(actor, a_, Side::first, "a2"))->has_ack());
+  ASSERT_TRUE(answer(b_, move(actor, b_, Side::second, "b2"))->has_ack());
+  ASSERT_TRUE(events_reach(*b_, 5));
+  // Both queued on the strand before either runs: the winning move is being
+  // stored when the attach (with the cursor of the last event seen) comes.
+  const auto win = move(actor, a_, Side::first, "a3");
+  auto back = std::make_shared<FakeConnection>();
+  actor->attach(back, Side::second, 5, 0);
+  EXPECT_FALSE(actor->over.load());
+  ASSERT_TRUE(run_until([&] {
+    for (const auto& m : back->received())
+      if (m.has_match_state()) return true;
+    return false;
+  }));
+  ASSERT_TRUE(answer(a_, win)->has_ack());
+  const auto got = back->received();
+  ASSERT_EQ(got.size(), 3u);
+  ASSERT_TRUE(got[0].has_event());
+  EXPECT_EQ(got[0].event().seq(), 6u);
+  EXPECT_EQ(got[0].event().move_made().move(), "a3");
+  ASSERT_TRUE(got[1].has_event());
+  EXPECT_EQ(got[1].event().seq(), 7u);
+  ASSERT_TRUE(got[1].event().has_ended());
+  EXPECT_EQ(got[1].event().ended().result(), v1::RESULT_FIRST_WINS);
+  ASSERT_TRUE(got[2].has_match_state());
+  const auto& state = got[2].match_state();
+  EXPECT_EQ(state.match_id(), "m-test");
+  EXPECT_EQ(state.last_seq(), 7u);
+  EXPECT_EQ(state.result(), v1::RESULT_FIRST_WINS);
+  ASSERT_EQ(state.moves_size(), 5);
+  EXPECT_EQ(state.moves(4), "a3");
+  EXPECT_TRUE(actor->over.load());
+}
+
 TEST_F(MatchActorTest, ABotAnswersEveryMoveAndGrantsATakeback) {
   auto actor = start(setup(0ms, 0ms, /*second_is_bot=*/true));
   ASSERT_TRUE(events_reach(*a_, 1));
