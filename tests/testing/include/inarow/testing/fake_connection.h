@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
+#include <cstdint>
 #include <mutex>
 #include <optional>
 #include <vector>
@@ -30,16 +32,32 @@ class FakeConnection : public server::Connection {
     std::lock_guard lock(mutex_);
     return received_;
   }
+  // How many messages came so far: a mark to look for an answer after.
+  std::size_t count() const {
+    std::lock_guard lock(mutex_);
+    return received_.size();
+  }
   std::vector<v1::MatchEvent> events() const {
+    std::lock_guard lock(mutex_);
     std::vector<v1::MatchEvent> out;
-    for (const auto& m : received())
+    for (const auto& m : received_)
       if (m.has_event()) out.push_back(m.event());
     return out;
   }
-  // The answer to a request (anything carrying its id but an event), if it came.
-  std::optional<v1::ServerMessage> answer(std::uint64_t request_id) const {
-    for (const auto& m : received())
-      if (m.request_id() == request_id && !m.has_event()) return m;
+  // The last event that came, if any among the messages from the `from`th
+  // on (no copy of the others).
+  std::optional<v1::MatchEvent> last_event(std::size_t from = 0) const {
+    std::lock_guard lock(mutex_);
+    for (auto i = received_.size(); i > from; --i)
+      if (received_[i - 1].has_event()) return received_[i - 1].event();
+    return std::nullopt;
+  }
+  // The answer to a request (anything carrying its id but an event), if it
+  // came; only messages from the `from`th on are looked at.
+  std::optional<v1::ServerMessage> answer(std::uint64_t request_id, std::size_t from = 0) const {
+    std::lock_guard lock(mutex_);
+    for (auto i = from; i < received_.size(); ++i)
+      if (received_[i].request_id() == request_id && !received_[i].has_event()) return received_[i];
     return std::nullopt;
   }
   std::optional<server::CloseKind> closed() const {
