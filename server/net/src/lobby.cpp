@@ -39,31 +39,23 @@ int Lobby::live_matches(const std::string& player, std::initializer_list<v1::Mat
   return n;
 }
 
-Expected<void> Lobby::check_human_limit(const std::string& player, const char* who) {
-  const int limit = services_->config.max_human_matches_per_player;
-  if (live_matches(player, {v1::MATCH_KIND_SEEK, v1::MATCH_KIND_PRIVATE}) >= limit) {
-    return fail_with(ProtocolError::too_many_matches,
-                     fmt::format("{} already {} {} live games against people, the most allowed",
-                                 who, std::string_view(who) == "you" ? "have" : "has", limit));
-  }
-  return {};
-}
-
 Expected<void> Lobby::check_limit(const std::string& player, v1::MatchKind kind, const char* who) {
-  if (kind != v1::MATCH_KIND_BOT) return check_human_limit(player, who);
-  if (const int limit = services_->config.max_bot_matches_per_player;
-      live_matches(player, {v1::MATCH_KIND_BOT}) >= limit) {
-    return fail_with(ProtocolError::too_many_matches,
-                     fmt::format("{} already {} {} live games against bots, the most allowed", who,
-                                 std::string_view(who) == "you" ? "have" : "has", limit));
-  }
-  return {};
+  const bool bots = kind == v1::MATCH_KIND_BOT;
+  const int limit = bots ? services_->config.max_bot_matches_per_player
+                         : services_->config.max_human_matches_per_player;
+  const int live = bots ? live_matches(player, {v1::MATCH_KIND_BOT})
+                        : live_matches(player, {v1::MATCH_KIND_SEEK, v1::MATCH_KIND_PRIVATE});
+  if (live < limit) return {};
+  return fail_with(ProtocolError::too_many_matches,
+                   fmt::format("{} already {} {} live games against {}, the most allowed", who,
+                               std::string_view(who) == "you" ? "have" : "has", limit,
+                               bots ? "bots" : "people"));
 }
 
 Expected<void> Lobby::seek(const std::string& player, const v1::Seek& seek) {
   auto terms = check_game(seek.variant(), seek.time_control());
   if (!terms) return inarow::unexpected(terms.error());
-  if (auto ok = check_human_limit(player, "you"); !ok) return ok;
+  if (auto ok = check_limit(player, v1::MATCH_KIND_SEEK, "you"); !ok) return ok;
   const std::string pool =
       fmt::format("{}/{}+{}", terms->variant.name, terms->clock.initial.count(),
                   terms->clock.increment.count());
@@ -154,7 +146,8 @@ Expected<std::string> Lobby::create_private(const std::string& player,
                                             const v1::CreatePrivate& req) {
   auto terms = check_game(req.variant(), req.time_control());
   if (!terms) return inarow::unexpected(terms.error());
-  if (auto ok = check_human_limit(player, "you"); !ok) return inarow::unexpected(ok.error());
+  if (auto ok = check_limit(player, v1::MATCH_KIND_SEEK, "you"); !ok)
+    return inarow::unexpected(ok.error());
   // One open private game per player: a new one replaces the old.
   std::erase_if(privates_, [&](const auto& kv) { return kv.second.creator == player; });
   static constexpr char kAlphabet[] = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
@@ -178,8 +171,10 @@ Expected<std::string> Lobby::join_private(const std::string& player, const v1::J
   if (it->second.creator == player) {
     return fail_with(ProtocolError::bad_request, "you cannot join your own game");
   }
-  if (auto ok = check_human_limit(player, "you"); !ok) return inarow::unexpected(ok.error());
-  if (auto ok = check_human_limit(it->second.creator, "the game's creator"); !ok) {
+  if (auto ok = check_limit(player, v1::MATCH_KIND_SEEK, "you"); !ok)
+    return inarow::unexpected(ok.error());
+  if (auto ok = check_limit(it->second.creator, v1::MATCH_KIND_PRIVATE, "the game's creator");
+      !ok) {
     return inarow::unexpected(ok.error());
   }
   PrivateGame game = it->second;

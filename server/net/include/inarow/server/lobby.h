@@ -89,8 +89,8 @@ class Lobby {
   void arm_tick();
   // Live matches of these kinds that `player` is seated in.
   int live_matches(const std::string& player, std::initializer_list<inarow::v1::MatchKind> kinds);
-  Expected<void> check_human_limit(const std::string& player, const char* who);
-  // The per-player cap on live matches of this kind, for `player`.
+  // The per-player cap on live matches of this kind (against bots, or
+  // against people: seeks and private games count together) for `player`.
   Expected<void> check_limit(const std::string& player, inarow::v1::MatchKind kind,
                              const char* who);
   // Rematch offers that involve `player` lapse (they left or began another match).
