@@ -19,12 +19,6 @@ namespace {
 
 using Kind = v1::MatchEvent::KindCase;
 
-std::string expect_match_ack(const v1::ServerMessage& m) {
-  EXPECT_TRUE(m.has_ack()) << m.DebugString();
-  EXPECT_FALSE(m.ack().match_id().empty()) << m.DebugString();
-  return m.ack().match_id();
-}
-
 v1::ClientMessage bot_match(const std::string& variant, const std::string& first,
                             const std::string& second) {
   v1::ClientMessage m;

@@ -34,17 +34,6 @@ v1::ClientMessage rematch_message(const std::string& match_id, bool decline = fa
   return m;
 }
 
-v1::ClientMessage offer_draw_message(const std::string& match_id) {
-  v1::ClientMessage m;
-  m.mutable_offer_draw()->set_match_id(match_id);
-  return m;
-}
-
-std::string ack_id(const v1::ServerMessage& m) {
-  EXPECT_TRUE(m.has_ack()) << m.DebugString();
-  return m.ack().match_id();
-}
-
 // The next event of `kind` for `match_id`, skipping everything else.
 v1::MatchEvent wait_event(WsClient& c, const std::string& match_id, Kind kind,
                           std::chrono::milliseconds timeout = 10s) {
@@ -105,7 +94,7 @@ Pair private_game(WsClient& a, WsClient& b) {
   EXPECT_TRUE(created.has_ack()) << created.DebugString();
   v1::ClientMessage join;
   join.mutable_join_private()->set_code(created.ack().code());
-  Pair p{ack_id(b.request(join)), created.ack().code()};
+  Pair p{expect_match_ack(b.request(join)), created.ack().code()};
   wait_event(a, p.match_id, Kind::kStarted);
   wait_event(b, p.match_id, Kind::kStarted);
   return p;
@@ -119,7 +108,8 @@ TEST(Rematch, AgainstABotItStartsAtOnceWithTheSidesSwapped) {
   WsClient spectator(server.port());
   c.hello("ann");
   spectator.hello("sue");
-  const std::string old_id = ack_id(c.play_bot("tictactoe", "easy", v1::SIDE_FIRST, 60'000, 500));
+  const std::string old_id =
+      expect_match_ack(c.play_bot("tictactoe", "easy", v1::SIDE_FIRST, 60'000, 500));
   const auto started = wait_event(c, old_id, Kind::kStarted);
   EXPECT_EQ(started.started().state().your_side(), v1::SIDE_FIRST);
   const auto watched = spectator.request(watch_message(old_id));
@@ -129,7 +119,7 @@ TEST(Rematch, AgainstABotItStartsAtOnceWithTheSidesSwapped) {
   wait_event(c, old_id, Kind::kMoveMade);  // the bot's
   resign_and_wait(c, old_id);
 
-  const std::string new_id = ack_id(c.request(rematch_message(old_id)));
+  const std::string new_id = expect_match_ack(c.request(rematch_message(old_id)));
   ASSERT_FALSE(new_id.empty());
   EXPECT_NE(new_id, old_id);
   // The player hears of the old match's rematch and sees the new one start,
@@ -172,10 +162,10 @@ TEST(Rematch, AgainstABotItCountsAgainstTheCapOnBotGames) {
   TestServer server(config);
   WsClient c(server.port());
   c.hello("ann");
-  const std::string old_id = ack_id(c.play_bot("tictactoe", "easy"));
+  const std::string old_id = expect_match_ack(c.play_bot("tictactoe", "easy"));
   wait_event(c, old_id, Kind::kStarted);
   resign_and_wait(c, old_id);
-  const std::string other = ack_id(c.play_bot("connect4", "easy"));
+  const std::string other = expect_match_ack(c.play_bot("connect4", "easy"));
   const auto refused = c.request(rematch_message(old_id));
   expect_error(refused, v1::ERROR_TOO_MANY_MATCHES,
                "you already have 1 live games against bots, the most allowed");
@@ -183,7 +173,7 @@ TEST(Rematch, AgainstABotItCountsAgainstTheCapOnBotGames) {
   // Nothing was made: with room again the rematch is still there to make.
   wait_event(c, other, Kind::kStarted);
   resign_and_wait(c, other);
-  const std::string new_id = ack_id(c.request(rematch_message(old_id)));
+  const std::string new_id = expect_match_ack(c.request(rematch_message(old_id)));
   EXPECT_EQ(wait_event(c, new_id, Kind::kStarted).started().state().your_side(), v1::SIDE_SECOND);
 }
 
@@ -203,7 +193,7 @@ TEST(Rematch, BetweenPeopleTheOtherPlayersRematchAcceptsTheOffer) {
   resign_and_wait(a, game.match_id);
 
   // Ann offers: an ack for the ended match, and the news to everyone there.
-  EXPECT_EQ(ack_id(a.request(rematch_message(game.match_id))), game.match_id);
+  EXPECT_EQ(expect_match_ack(a.request(rematch_message(game.match_id))), game.match_id);
   const auto offered = wait_event(b, game.match_id, Kind::kRematchOffered);
   EXPECT_EQ(offered.rematch_offered().by(), v1::SIDE_FIRST);
   EXPECT_EQ(offered.seq(), 0u);
@@ -213,7 +203,7 @@ TEST(Rematch, BetweenPeopleTheOtherPlayersRematchAcceptsTheOffer) {
                "you already offered a rematch");
 
   // Ben accepts with his own rematch.
-  const std::string new_id = ack_id(b.request(rematch_message(game.match_id)));
+  const std::string new_id = expect_match_ack(b.request(rematch_message(game.match_id)));
   ASSERT_NE(new_id, game.match_id);
   const auto a_events =
       wait_events(a, {{new_id, Kind::kStarted}, {game.match_id, Kind::kRematchStarted}});
@@ -252,12 +242,12 @@ TEST(Rematch, ADeclinedOfferIsOffAndEitherMayOfferAgain) {
   wait_event(b, game.match_id, Kind::kRematchOffered);
   // Ann cannot decline her own offer.
   expect_error(a.request(rematch_message(game.match_id, true)), v1::ERROR_NO_OFFER);
-  EXPECT_EQ(ack_id(b.request(rematch_message(game.match_id, true))), game.match_id);
+  EXPECT_EQ(expect_match_ack(b.request(rematch_message(game.match_id, true))), game.match_id);
   const auto declined = wait_event(a, game.match_id, Kind::kRematchDeclined);
   EXPECT_EQ(declined.rematch_declined().by(), v1::SIDE_SECOND);
   EXPECT_FALSE(declined.rematch_declined().lapsed());
   // Ben's rematch is now an offer of his own, not an acceptance.
-  EXPECT_EQ(ack_id(b.request(rematch_message(game.match_id))), game.match_id);
+  EXPECT_EQ(expect_match_ack(b.request(rematch_message(game.match_id))), game.match_id);
   EXPECT_EQ(wait_event(a, game.match_id, Kind::kRematchOffered).rematch_offered().by(),
             v1::SIDE_SECOND);
 }
@@ -292,12 +282,12 @@ TEST(Rematch, AnOfferLapsesWhenAPlayerStartsAnotherMatch) {
   resign_and_wait(a, game.match_id);
   expect_ack(a.request(rematch_message(game.match_id)));
   wait_event(b, game.match_id, Kind::kRematchOffered);
-  const std::string elsewhere = ack_id(b.play_bot("connect4", "easy"));
+  const std::string elsewhere = expect_match_ack(b.play_bot("connect4", "easy"));
   const auto lapsed = wait_event(a, game.match_id, Kind::kRematchDeclined);
   EXPECT_EQ(lapsed.rematch_declined().by(), v1::SIDE_SECOND);
   EXPECT_TRUE(lapsed.rematch_declined().lapsed());
   // Ben's rematch now is an offer, not the acceptance of a lapsed one.
-  EXPECT_EQ(ack_id(b.request(rematch_message(game.match_id))), game.match_id);
+  EXPECT_EQ(expect_match_ack(b.request(rematch_message(game.match_id))), game.match_id);
   wait_event(a, game.match_id, Kind::kRematchOffered);
   (void)elsewhere;
 }
@@ -336,7 +326,7 @@ TEST(Rematch, BadRequestsGetTypedErrorsAndChangeNothing) {
   // Nothing changed: the offer stands, and with Ben's game over his
   // rematch accepts it.
   resign_and_wait(b, other.match_id);
-  const std::string new_id = ack_id(b.request(rematch_message(game.match_id)));
+  const std::string new_id = expect_match_ack(b.request(rematch_message(game.match_id)));
   EXPECT_EQ(wait_event(a, new_id, Kind::kStarted).started().state().your_side(), v1::SIDE_SECOND);
   const auto made = c.request(rematch_message(game.match_id));
   expect_error(made, v1::ERROR_NOT_SEATED);
@@ -353,7 +343,7 @@ TEST(DrawOfferToABot, AProvenDrawIsAccepted) {
   TestServer server(rematch_config());
   WsClient c(server.port());
   c.hello("ann");
-  const std::string id = ack_id(c.play_bot("tictactoe", "master"));
+  const std::string id = expect_match_ack(c.play_bot("tictactoe", "master"));
   expect_ack(c.move(id, "b2"));
   wait_event(c, id, Kind::kMoveMade);
   const auto reply = wait_event(c, id, Kind::kMoveMade);
@@ -370,7 +360,7 @@ TEST(DrawOfferToABot, AnythingElseIsDeclined) {
   TestServer server(rematch_config());
   WsClient c(server.port());
   c.hello("ann");
-  const std::string id = ack_id(c.play_bot("connect4", "easy"));
+  const std::string id = expect_match_ack(c.play_bot("connect4", "easy"));
   expect_ack(c.move(id, "4"));
   wait_event(c, id, Kind::kMoveMade);
   wait_event(c, id, Kind::kMoveMade);
@@ -390,7 +380,7 @@ TEST(DrawOfferToABot, OfferedOnTheBotsTurnTheAnswerAndTheMoveBothCome) {
   TestServer server(rematch_config());
   WsClient c(server.port());
   c.hello("ann");
-  const std::string id = ack_id(c.play_bot("connect4", "hard", v1::SIDE_SECOND));
+  const std::string id = expect_match_ack(c.play_bot("connect4", "hard", v1::SIDE_SECOND));
   EXPECT_EQ(wait_event(c, id, Kind::kMoveMade).move_made().side(), v1::SIDE_FIRST);
   expect_ack(c.move(id, "1"));
   expect_ack(c.request(offer_draw_message(id)));

@@ -33,11 +33,6 @@ v1::MatchEvent expect_event(WsClient& c, Kind kind, std::uint64_t seq) {
   return e;
 }
 
-v1::ClientMessage offer_draw_message(const std::string& id) {
-  v1::ClientMessage m;
-  m.mutable_offer_draw()->set_match_id(id);
-  return m;
-}
 v1::ClientMessage answer_draw_message(const std::string& id, bool accept) {
   v1::ClientMessage m;
   m.mutable_answer_draw()->set_match_id(id);

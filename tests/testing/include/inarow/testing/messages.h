@@ -43,6 +43,12 @@ inline v1::ClientMessage watch_message(const std::string& match_id, std::uint64_
   return m;
 }
 
+inline v1::ClientMessage offer_draw_message(const std::string& match_id) {
+  v1::ClientMessage m;
+  m.mutable_offer_draw()->set_match_id(match_id);
+  return m;
+}
+
 inline v1::ClientMessage ping_message() {
   v1::ClientMessage m;
   m.mutable_ping();
@@ -51,6 +57,13 @@ inline v1::ClientMessage ping_message() {
 
 inline void expect_ack(const v1::ServerMessage& m) {
   ASSERT_TRUE(m.has_ack()) << m.DebugString();
+}
+
+// An ack that names a match: its id.
+inline std::string expect_match_ack(const v1::ServerMessage& m) {
+  EXPECT_TRUE(m.has_ack()) << m.DebugString();
+  EXPECT_FALSE(m.ack().match_id().empty()) << m.DebugString();
+  return m.ack().match_id();
 }
 
 inline void expect_error(const v1::ServerMessage& m, v1::ErrorCode code) {
