@@ -47,28 +47,63 @@ BotMoves::BotMoves(asio::thread_pool& workers, Metrics& metrics, std::uint64_t s
 
 void BotMoves::search(Game game, std::string level, BotLane lane, FischerClock clock, Side side,
                       std::shared_ptr<std::atomic<bool>> stop, Done done) {
-  enqueue(
-      Task{std::move(game), std::move(level), clock, side, std::move(stop), std::move(done), {}},
-      lane);
+  std::atomic<bool>* flag = stop.get();
+  enqueue(Job{std::move(stop),
+              [this, game = std::move(game), level = std::move(level), clock, side, flag,
+               done = std::move(done)](bool cancelled) -> std::function<void()> {
+                const auto started = SteadyClock::now();
+                bots::Choice choice;
+                if (cancelled) {
+                  // Cancelled while queued: nobody wants this move; any legal one will do.
+                  choice.move = game.legal_moves().front();
+                } else {
+                  choice = choose(game, level, clock, side, flag);
+                }
+                metrics_.bot_search.observe(
+                    std::chrono::duration<double>(SteadyClock::now() - started).count());
+                return [done, choice] { done(choice); };
+              }},
+          lane);
 }
 
-void BotMoves::enqueue(Task task, BotLane lane) {
+bots::Choice BotMoves::choose(const Game& game, const std::string& level, const FischerClock& clock,
+                              Side side, std::atomic<bool>* stop) {
+  const Millis budget = BotMoves::budget(clock, side, level, SteadyClock::now());
+  // Bots are borrowed per search: their tables are large, matches many.
+  auto bot = pool_.acquire(game.variant(), level);
+  if (!bot) return bots::Choice{.move = game.legal_moves().front()};
+  bots::Choice choice = bot->choose(game, bots::MoveBudget{budget, stop});
+  pool_.release(game.variant(), level, std::move(bot));
+  return choice;
+}
+
+void BotMoves::judge_draw(Game game, std::function<void(bool draw)> done) {
+  // A person waits for the answer: the people's lane, ahead of bots playing bots.
+  enqueue(Job{std::make_shared<std::atomic<bool>>(false),
+              [game = std::move(game), done = std::move(done)](bool) -> std::function<void()> {
+                const bool draw = proves_draw(game);
+                return [done, draw] { done(draw); };
+              }},
+          BotLane::person);
+}
+
+void BotMoves::enqueue(Job job, BotLane lane) {
   {
     std::lock_guard lock(queue_mutex_);
-    lanes_[static_cast<int>(lane)].push_back(std::move(task));
+    lanes_[static_cast<int>(lane)].push_back(std::move(job));
     if (lane == BotLane::person && !running_bots_.empty()) {
       // A worker is (maybe) busy with bots playing bots: free one now.
       running_bots_.back()->store(true);
       running_bots_.pop_back();
     }
   }
-  // One run per queued task: whichever worker takes it runs the most urgent
-  // task queued at that moment, not necessarily this one.
+  // One run per queued job: whichever worker takes it runs the most urgent
+  // job queued at that moment, not necessarily this one.
   asio::post(workers_, [this] { run_next(); });
 }
 
 void BotMoves::run_next() {
-  std::optional<Task> next;
+  std::optional<Job> job;
   bool bots_lane = false;
   bool cancelled = false;
   {
@@ -76,52 +111,19 @@ void BotMoves::run_next() {
     bots_lane = lanes_[0].empty();
     auto& lane = lanes_[bots_lane ? 1 : 0];
     if (lane.empty()) return;
-    next.emplace(std::move(lane.front()));
+    job.emplace(std::move(lane.front()));
     lane.pop_front();
     // Decided here, before a person's search can cut this one short through
     // the same flag: a cut search still searches (and plays what it found).
-    cancelled = next->stop->load();
-    if (bots_lane && !cancelled) running_bots_.push_back(next->stop);
+    cancelled = job->stop->load();
+    if (bots_lane && !cancelled) running_bots_.push_back(job->stop);
   }
-  Task& task = *next;
-  if (task.judged) {
-    task.judged(proves_draw(task.game));
-    return;
-  }
-  const auto started = SteadyClock::now();
-  bots::Choice choice;
-  if (!cancelled) {
-    const Millis budget = BotMoves::budget(task.clock, task.side, task.level, started);
-    // Bots are borrowed per search: their tables are large, matches many.
-    auto bot = pool_.acquire(task.game.variant(), task.level);
-    if (bot) {
-      choice = bot->choose(task.game, bots::MoveBudget{budget, task.stop.get()});
-      pool_.release(task.game.variant(), task.level, std::move(bot));
-    } else {
-      choice.move = task.game.legal_moves().front();
-    }
-  } else {
-    // Cancelled while queued: nobody wants this move; any legal one will do.
-    choice.move = task.game.legal_moves().front();
-  }
+  const std::function<void()> answer = job->run(cancelled);
   if (bots_lane && !cancelled) {
     std::lock_guard lock(queue_mutex_);
-    std::erase(running_bots_, task.stop);
+    std::erase(running_bots_, job->stop);
   }
-  metrics_.bot_search.observe(std::chrono::duration<double>(SteadyClock::now() - started).count());
-  task.done(choice);
-}
-
-void BotMoves::judge_draw(Game game, std::function<void(bool draw)> done) {
-  // A person waits for the answer: the people's lane, ahead of bots playing bots.
-  enqueue(Task{std::move(game),
-               {},
-               FischerClock{},
-               Side::first,
-               std::make_shared<std::atomic<bool>>(false),
-               {},
-               std::move(done)},
-          BotLane::person);
+  answer();
 }
 
 bool BotMoves::proves_draw(const Game& game) {

@@ -86,23 +86,24 @@ class BotMoves {
   static void tune_workers(boost::asio::thread_pool& workers, int threads, int nice);
 
  private:
-  struct Task {
-    Game game;
-    std::string level;
-    FischerClock clock;
-    Side side;
+  // What a worker runs: `run` does the work (told whether the job was
+  // cancelled while queued) and returns what to tell whoever asked. That
+  // comes after the worker has let go of `stop`, so the answer may queue the
+  // next job with the same flag.
+  struct Job {
     std::shared_ptr<std::atomic<bool>> stop;
-    Done done;
-    std::function<void(bool draw)> judged;  // set: judge a draw offer instead
+    std::function<std::function<void()>(bool cancelled)> run;
   };
-  void enqueue(Task task, BotLane lane);
+  void enqueue(Job job, BotLane lane);
   void run_next();
+  bots::Choice choose(const Game& game, const std::string& level, const FischerClock& clock,
+                      Side side, std::atomic<bool>* stop);
 
   boost::asio::thread_pool& workers_;
   Metrics& metrics_;
   BotPool pool_;
   std::mutex queue_mutex_;
-  std::array<std::deque<Task>, 2> lanes_;  // by BotLane
+  std::array<std::deque<Job>, 2> lanes_;  // by BotLane
   // The stop flags of the bot-vs-bot searches running now.
   std::vector<std::shared_ptr<std::atomic<bool>>> running_bots_;
 };
