@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
                  "How long a bot-vs-bot match nobody watches runs on before it is aborted")
       ->envname("INAROW_UNWATCHED_GRACE_MS");
   app.add_option("--list-page-size", config.list_page_size,
-                 "Most matches in one listMatches answer")
+                 "Most matches in one listMatches answer, and most seeks in one seekList")
       ->envname("INAROW_LIST_PAGE_SIZE")
       ->check(CLI::Range(1, 1000));
   app.add_option("--log-level", log_level, "trace, debug, info, warn, error")

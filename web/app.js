@@ -5,6 +5,7 @@ import { Connection } from './connection.js';
 import { parseVariant, renderBoard, boardStyle, columnName, cellName } from './board.js';
 import { matchFromState, applyEvent, applyRematchEvent, clockLeft, timed } from './match.js';
 import * as sound from './sound.js';
+import * as seeks from './seeks.js';
 
 const $ = (sel) => document.querySelector(sel);
 const store = {
@@ -158,7 +159,10 @@ async function run(request) {
 
 // ---------------------------------------------------------------- server pushes
 
+seeks.init({ conn, run, me: () => me, title: (v) => variantTitle(v), cancelled: () => seekCancelled() });
+
 conn.onPush = (message) => {
+  if (message.seekList) return seeks.onList(message.seekList);
   if (message.matchState) return onState(message.matchState);
   if (message.event) return onEvent(message.event);
   if (message.bye) setStatus(`Server: ${message.bye.reason || 'going away'}`, 'warn');
@@ -197,6 +201,13 @@ function onState(state) {
 function onEvent(event) {
   const id = event.matchId;
   const seq = Number(event.seq);
+  if (event.spectators) {  // unnumbered news, not the game
+    if (game && game.matchId === id) {
+      game.spectators = event.spectators.count || 0;
+      draw();
+    }
+    return;
+  }
   if (event.started) {
     const state = event.started.state;
     const ours = me && (state.first?.id === me.playerId || state.second?.id === me.playerId);
@@ -319,6 +330,7 @@ function showLobby() {
   $('#seek').hidden = seeking;
   $('#cancel-seek').hidden = !seeking;
   refreshMatches();
+  if (online && me) seeks.follow();
 }
 
 function showGame(state, asSpectator) {
@@ -507,6 +519,7 @@ function draw() {
   list.replaceChildren(...pairs);
   list.scrollTop = list.scrollHeight;
   $('#variant-name').textContent = variantTitle(game.variant) + (game.rated ? ' · rated' : '');
+  $('#watchers').textContent = game.spectators ? `${game.spectators} watching` : '';
 }
 
 function variantTitle(name) {
@@ -646,7 +659,8 @@ $('#play-bot').addEventListener('click', () =>
   })));
 
 $('#seek').addEventListener('click', async () => {
-  if (await run(() => conn.request({ seek: { variant: variantChoice(), timeControl: timeControl() } }))) {
+  const seek = { variant: variantChoice(), timeControl: timeControl(), rated: $('#rated').checked };
+  if (await run(() => conn.request({ seek }))) {
     seeking = true;
     $('#seek').hidden = true;
     $('#cancel-seek').hidden = false;
@@ -656,11 +670,15 @@ $('#seek').addEventListener('click', async () => {
 
 $('#cancel-seek').addEventListener('click', async () => {
   await run(() => conn.request({ cancelSeek: {} }));
+  seekCancelled();
+});
+
+function seekCancelled() {
   seeking = false;
   $('#seek').hidden = false;
   $('#cancel-seek').hidden = true;
   setStatus('');
-});
+}
 
 $('#create-private').addEventListener('click', async () => {
   const answer = await run(() => conn.request({

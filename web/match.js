@@ -20,6 +20,7 @@ export function matchFromState(state) {
     drawOfferedBy: state.drawOfferedBy || null,
     takebackRequestedBy: state.takebackRequestedBy || null,
     yourSide: state.yourSide || null,
+    spectators: Number(state.spectators || 0),  // connections watching
     winningLine: [],
     ratings: [],
     presence: { SIDE_FIRST: true, SIDE_SECOND: true },

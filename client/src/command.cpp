@@ -61,6 +61,10 @@ expected<void, std::string> parse_options(const std::vector<std::string>& words,
       c.side = v1::SIDE_SECOND;
     } else if (w == "rated") {
       c.rated = true;
+      c.casual = false;
+    } else if (w == "casual" || w == "unrated") {
+      c.rated = false;
+      c.casual = true;
     } else if (w == "untimed") {
       c.initial_ms = c.increment_ms = 0;
     } else if (w == "time" || w == "tc") {
@@ -174,6 +178,13 @@ expected<Command, std::string> parse_command(std::string_view line) {
   }
   if (verb == "unwatch" || verb == "leave") return no_args(K::unwatch);
   if (verb == "list" || verb == "matches" || verb == "ls") return no_args(K::list);
+  if (verb == "seeks" || verb == "lobby") return no_args(K::seeks);
+  if (verb == "accept") {
+    if (words.size() != 2) return unexpected(std::string("accept wants a seek's number in seeks"));
+    c.kind = K::accept;
+    c.code = words[1];
+    return c;
+  }
   if (verb == "resign") return no_args(K::resign);
   if (verb == "draw") return no_args(K::draw);
   if (verb == "undo" || verb == "takeback") return no_args(K::undo);
@@ -218,7 +229,8 @@ const std::vector<std::string_view>& completion_words() {
       "botmatch", "resign",   "draw",   "undo",   "decline", "board",     "moves",    "sound",
       "wait",     "help",     "quit",   "on",     "off",     "tictactoe", "connect4", "gomoku",
       "mnk:",     "beginner", "easy",   "medium", "hard",    "expert",    "master",   "first",
-      "second",   "rated",    "time",   "turn",   "start",   "end",       "offer",    "rematch"};
+      "second",   "rated",    "time",   "turn",   "start",   "end",       "offer",    "rematch",
+      "seeks",    "accept",   "casual"};
   return words;
 }
 
@@ -237,7 +249,9 @@ std::string help_text(bool in_match) {
   }
   s += "Play:\n"
        "  bot VARIANT [LEVEL] [first|second] [time 5+3]    against a server bot\n"
-       "  seek VARIANT [time 5+3]                          a person (cancel: stop)\n"
+       "  seek VARIANT [rated|casual] [time 5+3]           a person (cancel: stop); rated\n"
+       "                                                   unless casual\n"
+       "  seeks, accept N                                  open seeks: play one at once\n"
        "  create VARIANT [first|second] [rated] [time 5+3] private: gives a code\n"
        "  join CODE                                        a friend's private game\n"
        "  rematch                                          after a match: again, sides swapped\n"

@@ -108,8 +108,11 @@ void Controller::show_board(const MatchView& v, SteadyTime now) const {
     if (!v.over() && v.state().to_move() == s) label = paint(label, sgr::bold, st) + " <";
     return label;
   };
-  out += who(v1::SIDE_FIRST) + "    " + who(v1::SIDE_SECOND) + "\n";
-  print(out);
+  out += who(v1::SIDE_FIRST) + "    " + who(v1::SIDE_SECOND);
+  if (v.state().spectators() > 0) {
+    out += paint("    " + std::to_string(v.state().spectators()) + " watching", sgr::dim, st);
+  }
+  print(out + "\n");
 }
 
 void Controller::show_turn(const MatchView& v) const {
@@ -198,6 +201,9 @@ void Controller::on_message(const v1::ServerMessage& m, SteadyTime now) {
     case v1::ServerMessage::kMatchList:
       on_match_list(m.match_list());
       break;
+    case v1::ServerMessage::kSeekList:
+      on_seek_list(m.seek_list());
+      break;
     case v1::ServerMessage::kBye:
       say("bye reason=" + quote(m.bye().reason()),
           paint("The server is going away: " + m.bye().reason(), sgr::note, options_.style));
@@ -215,7 +221,8 @@ void Controller::on_message(const v1::ServerMessage& m, SteadyTime now) {
     // (A rematch offered to a person is acked with the ended match's id,
     // which we have: nothing to wait for.)
     const bool starts = kind == Command::Kind::bot || kind == Command::Kind::join ||
-                        kind == Command::Kind::botmatch || kind == Command::Kind::rematch;
+                        kind == Command::Kind::botmatch || kind == Command::Kind::rematch ||
+                        kind == Command::Kind::accept;
     if (m.has_ack() && starts && !m.ack().match_id().empty() && !views_.count(m.ack().match_id())) {
       awaited_match_ = m.ack().match_id();
     }
@@ -392,6 +399,14 @@ void Controller::on_event(const v1::MatchEvent& e, SteadyTime now) {
     if (it != views_.end()) on_rematch_event(it->second, e);
     return;
   }
+  // So is the number watching: kept for the header.
+  if (e.has_spectators()) {
+    if (it == views_.end()) return;
+    it->second.set_spectators(e.spectators().count());
+    say("spectators match=" + e.match_id() + " count=" + std::to_string(e.spectators().count()),
+        paint(std::to_string(e.spectators().count()) + " watching.", sgr::dim, options_.style));
+    return;
+  }
   if (it == views_.end()) {
     if (!e.has_started()) return;  // not a match we follow
     it = views_.try_emplace(e.match_id(), e.started().state(), now).first;
@@ -546,6 +561,30 @@ void Controller::on_match_list(const v1::MatchList& list) {
   }
 }
 
+void Controller::on_seek_list(const v1::SeekList& list) {
+  seeks_listed_.clear();
+  say("seeks count=" + std::to_string(list.seeks_size()) + " total=" +
+          std::to_string(list.total()) + " online=" + std::to_string(list.players_online()) +
+          " games=" + std::to_string(list.games_in_play()),
+      std::to_string(list.players_online()) + " online, " + std::to_string(list.games_in_play()) +
+          " games in play. " +
+          (list.seeks_size() == 0 ? "No open seeks." : "Open seeks (accept N):"));
+  for (const auto& s : list.seeks()) {
+    seeks_listed_.push_back(s.seek_id());
+    const std::string n = std::to_string(seeks_listed_.size());
+    const std::string name = s.player().name().empty() ? s.player().id() : s.player().name();
+    const long rating = std::lround(s.player().rating().rating());
+    const bool mine = s.player().id() == player_id_;
+    say("seek n=" + n + " id=" + s.seek_id() + " variant=" + s.variant() +
+            " time=" + format_time_control(s.time_control()) + " rated=" + yes_no(s.rated()) +
+            " player=" + quote(name) + " rating=" + std::to_string(rating) +
+            " mine=" + yes_no(mine),
+        "  " + n + ". " + s.variant() + "  " + format_time_control(s.time_control()) + "  " +
+            (s.rated() ? "rated" : "casual") + "  " + name + " (" + std::to_string(rating) + ")" +
+            (mine ? "  (yours: cancel)" : ""));
+  }
+}
+
 // ---------------------------------------------------------------- input
 
 void Controller::on_line(std::string line) {
@@ -672,6 +711,7 @@ void Controller::execute(const Command& c) {
     }
     case K::seek:
       m.mutable_seek()->set_variant(c.variant);
+      m.mutable_seek()->set_rated(!c.casual);
       tc(m.mutable_seek()->mutable_time_control());
       seeking_ = true;
       send(std::move(m), c.kind);
@@ -722,6 +762,21 @@ void Controller::execute(const Command& c) {
       m.mutable_list_matches();
       send(std::move(m), c.kind);
       return;
+    case K::seeks:
+      m.mutable_list_seeks();
+      send(std::move(m), c.kind);
+      return;
+    case K::accept: {
+      char* end = nullptr;
+      const long n = std::strtol(c.code.c_str(), &end, 10);
+      if (!end || *end != '\0' || n < 1 || static_cast<std::size_t>(n) > seeks_listed_.size()) {
+        client_error("BAD_COMMAND", "no seek number " + c.code + " in the last seeks");
+        return;
+      }
+      m.mutable_accept_seek()->set_seek_id(seeks_listed_[static_cast<std::size_t>(n - 1)]);
+      send(std::move(m), c.kind);
+      return;
+    }
     case K::botmatch: {
       auto* b = m.mutable_start_bot_match();
       b->set_variant(c.variant);

@@ -394,5 +394,49 @@ TEST_F(ClientTest, ResumesTheMatchWhenStartedAgain) {
   EXPECT_EQ(field(*state, "moves").value_or("").substr(0, 1), "4");
 }
 
+// The open seeks from the console: ada seeks a casual game, bob lists the
+// seeks and accepts hers, a watcher is counted in the players' view, and a
+// seek taken already is refused with its code.
+TEST_F(ClientTest, SeeksListedAndAcceptedAndWatchersCounted) {
+  ServerProcess server(":memory:");
+  ClientProcess ada(server.url(), "ada", config("ada"));
+  ClientProcess bob(server.url(), "bob", config("bob"));
+  ada.send("seek tictactoe casual");
+  ASSERT_TRUE(ada.expect("seeking"));
+  bob.send("seeks");
+  auto head = bob.expect("seeks ");
+  ASSERT_TRUE(head) << bob.transcript();
+  EXPECT_EQ(field(*head, "count"), "1");
+  EXPECT_EQ(field(*head, "online"), "2");
+  EXPECT_EQ(field(*head, "games"), "0");
+  auto seek = bob.expect("seek n=");
+  ASSERT_TRUE(seek) << bob.transcript();
+  EXPECT_EQ(field(*seek, "n"), "1");
+  EXPECT_EQ(field(*seek, "variant"), "tictactoe");
+  EXPECT_EQ(field(*seek, "time"), "untimed");
+  EXPECT_EQ(field(*seek, "rated"), "no");
+  EXPECT_EQ(field(*seek, "rating"), "1500");
+  EXPECT_EQ(field(*seek, "mine"), "no");
+  bob.send("accept 1");
+  const std::string sa = started(ada);
+  const std::string sb = started(bob);
+  EXPECT_EQ(field(sa, "match"), field(sb, "match"));
+  EXPECT_EQ(field(sa, "kind"), "seek");
+  EXPECT_EQ(field(sa, "rated"), "no");
+  EXPECT_EQ(field(sa, "you"), "first");  // the seeker plays first
+
+  ClientProcess eve(server.url(), "eve", config("eve"));
+  eve.send("watch " + field(sa, "match").value_or(""));
+  ASSERT_TRUE(eve.expect("state ")) << eve.transcript();
+  auto count = ada.expect("spectators ");
+  ASSERT_TRUE(count) << ada.transcript();
+  EXPECT_EQ(field(*count, "count"), "1");
+
+  bob.send("accept 1");
+  auto gone = bob.expect("error ");
+  ASSERT_TRUE(gone) << bob.transcript();
+  EXPECT_EQ(field(*gone, "code"), "UNKNOWN_SEEK");
+}
+
 }  // namespace
 }  // namespace inarow::client::testing

@@ -92,5 +92,25 @@ TEST(CommandTest, Wait) {
   EXPECT_FALSE(parse_command("wait forever"));
 }
 
+TEST(CommandTest, SeeksAcceptAndRatedOrCasual) {
+  EXPECT_EQ(parse_command("seeks")->kind, K::seeks);
+  EXPECT_FALSE(parse_command("seeks all"));
+  auto a = parse_command("accept 2");
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->kind, K::accept);
+  EXPECT_EQ(a->code, "2");
+  EXPECT_EQ(parse_command("accept").error(), "accept wants a seek's number in seeks");
+  auto casual = parse_command("seek c4 casual 5+3");
+  ASSERT_TRUE(casual);
+  EXPECT_TRUE(casual->casual);
+  EXPECT_FALSE(casual->rated);
+  EXPECT_EQ(casual->initial_ms, 300'000);
+  auto rated = parse_command("seek c4 casual rated");  // the last word counts
+  ASSERT_TRUE(rated);
+  EXPECT_FALSE(rated->casual);
+  EXPECT_TRUE(rated->rated);
+  EXPECT_FALSE(parse_command("seek c4")->casual);  // rated unless casual
+}
+
 }  // namespace
 }  // namespace inarow::client

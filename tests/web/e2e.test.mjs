@@ -685,3 +685,50 @@ test('a server restart: one socket per tab, nothing playable while away, players
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('an open seek is seen in the lobby and accepted there; a spectator is counted', async () => {
+  const amy = await newPlayer('amy');
+  await amy.locator('#variant').selectOption('tictactoe');
+  await amy.locator('#time').selectOption('3+2');
+  await amy.locator('#rated').check();
+  await amy.locator('#seek').click();
+  // Her own seek is listed with Cancel, not Accept.
+  const own = amy.locator('#seeks li', { hasText: 'amy' });
+  await own.locator('button', { hasText: 'Cancel' }).waitFor();
+  assert.equal(await own.locator('button', { hasText: 'Accept' }).count(), 0);
+
+  // Another player sees it with its terms, its player's rating and the counts.
+  const ben = await newPlayer('ben');
+  const row = ben.locator('#seeks li', { hasText: 'amy' });
+  await row.waitFor();
+  assert.equal(await row.locator('span').innerText(), 'amy (1500) · Tic-tac-toe · 3+2 · rated');
+  assert.match(await ben.locator('#lobby-counts').innerText(), /^\d+ online · \d+ games? in play$/);
+  await row.locator('button', { hasText: 'Accept' }).click();
+
+  for (const page of [amy, ben]) await gameView(page).waitFor();
+  const matchId = await gameView(amy).getAttribute('data-match-id');
+  assert.equal(await gameView(ben).getAttribute('data-match-id'), matchId);
+  assert.equal(await gameView(amy).getAttribute('data-turn'), 'me');  // the seeker plays first
+  assert.equal(await gameView(ben).getAttribute('data-turn'), 'them');
+  assert.match(await amy.locator('#variant-name').innerText(), /rated/);
+  assert.equal(await amy.locator('#watchers').innerText(), '');
+
+  // A third player finds the seek gone and the game in play, and watches.
+  const cat = await newPlayer('cat');
+  await waitFor(cat, () => /^\d+ online · [1-9]\d* games? in play$/.test(document.querySelector('#lobby-counts').textContent));
+  assert.equal(await cat.locator('#seeks li', { hasText: 'amy' }).count(), 0);
+  await cat.locator('#refresh').click();
+  await cat.locator(`#matches a[data-match-id="${matchId}"]`).click();
+  await waitFor(cat, (id) => document.querySelector('#game-view').dataset.matchId === id, matchId);
+  for (const page of [amy, ben, cat]) {
+    await waitFor(page, () => document.querySelector('#watchers').textContent === '1 watching');
+  }
+  await cat.locator('#leave').click();
+  for (const page of [amy, ben]) {
+    await waitFor(page, () => document.querySelector('#watchers').textContent === '');
+  }
+  for (const page of [amy, ben, cat]) {
+    assertNoErrors(page);
+    await page.context().close();
+  }
+});

@@ -24,6 +24,21 @@ bool Matchmaker::seeking(const std::string& player_id) const {
                      [&](const Seeker& s) { return s.player_id == player_id; });
 }
 
+const Seeker* Matchmaker::find(const std::string& seek_id) const {
+  auto it = std::find_if(queue_.begin(), queue_.end(),
+                         [&](const Seeker& s) { return s.seek_id == seek_id; });
+  return it == queue_.end() ? nullptr : &*it;
+}
+
+std::optional<Seeker> Matchmaker::take(const std::string& seek_id) {
+  auto it = std::find_if(queue_.begin(), queue_.end(),
+                         [&](const Seeker& s) { return s.seek_id == seek_id; });
+  if (it == queue_.end()) return std::nullopt;
+  Seeker s = std::move(*it);
+  queue_.erase(it);
+  return s;
+}
+
 double Matchmaker::window(const Seeker& s, TimePoint now) const {
   const double waited = std::chrono::duration<double>(now - s.since).count();
   return std::min(policy_.max_window,
@@ -38,7 +53,9 @@ std::vector<std::pair<Seeker, Seeker>> Matchmaker::pair(TimePoint now) {
     std::optional<std::size_t> best;
     double best_gap = 0.0;
     for (std::size_t j = i + 1; j < queue_.size(); ++j) {
-      if (taken[j] || queue_[j].pool != queue_[i].pool) continue;
+      if (taken[j] || queue_[j].pool != queue_[i].pool || queue_[j].rated != queue_[i].rated) {
+        continue;
+      }
       const double gap = std::fabs(queue_[i].rating - queue_[j].rating);
       // Both players must accept the gap.
       if (gap > window(queue_[i], now) || gap > window(queue_[j], now)) continue;

@@ -92,6 +92,7 @@ void Identity::welcome(const ConnectionPtr& connection, Player& player, std::uin
   const bool was_away = live_connections(player).empty();
   connections_[connection.get()] = ConnectionEntry{connection, player.id, {}};
   player.connections.push_back(connection);
+  if (was_away && !player.bot) ++online_;
 
   v1::ServerMessage m;
   m.set_request_id(request_id);
@@ -101,6 +102,12 @@ void Identity::welcome(const ConnectionPtr& connection, Player& player, std::uin
   w->set_token(token);
   w->set_resumed(resumed);
   w->set_protocol_version(v1::PROTOCOL_VERSION_CURRENT);
+  w->set_players_online(static_cast<std::uint32_t>(online_));
+  std::uint32_t live = 0;
+  for (const auto& [id, match] : matches_.all()) {
+    if (!match->over.load(std::memory_order_relaxed)) ++live;
+  }
+  w->set_games_in_play(live);
   // Live matches, and apart from them the ones that ended lately: an ended
   // match lingers in the registry (and in player.matches) for the reconnect
   // grace so that a player who was away still gets its end.
@@ -116,6 +123,7 @@ void Identity::welcome(const ConnectionPtr& connection, Player& player, std::uin
     seated.push_back(std::move(match));
   }
   send(metrics_, connection, make_outgoing(std::move(m)));
+  if (was_away && !player.bot && online_changed) online_changed();
 
   // Back in every match: the missed events, the full state, then "I'm back".
   for (auto& match : seated) {
@@ -170,6 +178,10 @@ std::optional<Identity::Departure> Identity::disconnected(const ConnectionPtr& c
       return !s || s == connection;
     });
     d.last = p->connections.empty();
+    if (d.last && !p->bot && online_ > 0) {
+      --online_;
+      if (online_changed) online_changed();
+    }
   }
   return d;
 }

@@ -23,6 +23,7 @@ Lobby::Lobby(Strand strand, std::shared_ptr<MatchServices> services, Identity& i
       matches_(matches),
       matchmaker_(services_->config.matchmaker),
       tick_(strand),
+      feed_timer_(strand),
       rng_(services_->config.bot_seed ? services_->config.bot_seed : std::random_device{}()) {}
 
 int Lobby::live_matches(const std::string& player, std::initializer_list<v1::MatchKind> kinds) {
@@ -60,13 +61,27 @@ Expected<void> Lobby::seek(const std::string& player, const v1::Seek& seek) {
       fmt::format("{}/{}+{}", terms->variant.name, terms->clock.initial.count(),
                   terms->clock.increment.count());
   seek_clocks_[pool] = terms->clock;
-  Seeker s{player, pool, services_->ratings.get(player, terms->variant.name).rating,
-           SteadyClock::now()};
+  // Rated unless it says otherwise: clients from before the field seek rated games.
+  const bool rated = seek.has_rated() ? seek.rated() : true;
+  Seeker s{player,
+           pool,
+           services_->ratings.get(player, terms->variant.name).rating,
+           SteadyClock::now(),
+           rated,
+           fmt::format("s{}", seek_count_ + 1)};
   if (!matchmaker_.add(std::move(s))) {
     return fail_with(ProtocolError::already_seeking, "already seeking a game");
   }
+  ++seek_count_;
+  feed_changed();
   arm_tick();
   return {};
+}
+
+bool Lobby::cancel_seek(const std::string& player) {
+  if (!matchmaker_.remove(player)) return false;
+  feed_changed();
+  return true;
 }
 
 void Lobby::run_matchmaker() {
@@ -74,9 +89,91 @@ void Lobby::run_matchmaker() {
     const std::string variant_name = a.pool.substr(0, a.pool.find('/'));
     auto variant = Variant::parse(variant_name);
     if (!variant) continue;
-    create_match(*variant, v1::MATCH_KIND_SEEK, true, seek_clocks_[a.pool],
+    create_match(*variant, v1::MATCH_KIND_SEEK, a.rated, seek_clocks_[a.pool],
                  {a.player_id, b.player_id}, {});
   }
+}
+
+Expected<std::string> Lobby::accept_seek(const std::string& player, const v1::AcceptSeek& req) {
+  const Seeker* open = matchmaker_.find(req.seek_id());
+  if (!open) {
+    return fail_with(ProtocolError::unknown_seek,
+                     "no open seek '" + json::echo(req.seek_id()) + "': it was taken or withdrawn");
+  }
+  if (open->player_id == player) {
+    return fail_with(ProtocolError::own_seek, "you cannot accept your own seek");
+  }
+  if (auto ok = check_limit(player, v1::MATCH_KIND_SEEK, "you"); !ok) {
+    return inarow::unexpected(ok.error());
+  }
+  if (auto ok = check_limit(open->player_id, v1::MATCH_KIND_SEEK, "the seeker"); !ok) {
+    return inarow::unexpected(ok.error());
+  }
+  auto variant = Variant::parse(open->pool.substr(0, open->pool.find('/')));
+  if (!variant) return fail_with(ProtocolError::internal, "the seek's variant is gone");
+  Seeker seeker = *matchmaker_.take(req.seek_id());
+  matchmaker_.remove(player);  // the asker has a game: their own seek goes
+  // The seeker waited longer: they play first, as the matchmaker would have them.
+  auto match = create_match(*variant, v1::MATCH_KIND_SEEK, seeker.rated, seek_clocks_[seeker.pool],
+                            {seeker.player_id, player}, {});
+  return match->id();
+}
+
+v1::SeekList Lobby::seek_list() const {
+  v1::SeekList list;
+  const auto& open = matchmaker_.seekers();
+  const std::size_t cap = static_cast<std::size_t>(std::max(1, services_->config.list_page_size));
+  list.set_total(static_cast<std::uint32_t>(open.size()));
+  for (const Seeker& s : open) {
+    if (static_cast<std::size_t>(list.seeks_size()) == cap) break;
+    auto* o = list.add_seeks();
+    o->set_seek_id(s.seek_id);
+    const std::string variant = s.pool.substr(0, s.pool.find('/'));
+    auto* p = o->mutable_player();
+    p->set_id(s.player_id);
+    if (const Player* who = identity_.find(s.player_id)) p->set_name(who->name);
+    *p->mutable_rating() = to_proto(services_->ratings.get(s.player_id, variant));
+    o->set_variant(variant);
+    if (auto clock = seek_clocks_.find(s.pool); clock != seek_clocks_.end()) {
+      o->mutable_time_control()->set_initial_ms(clock->second.initial.count());
+      o->mutable_time_control()->set_increment_ms(clock->second.increment.count());
+    }
+    o->set_rated(s.rated);
+  }
+  list.set_players_online(static_cast<std::uint32_t>(identity_.online()));
+  std::uint32_t live = 0;
+  for (const auto& [id, match] : matches_.all()) {
+    if (!match->over.load(std::memory_order_relaxed)) ++live;
+  }
+  list.set_games_in_play(live);
+  return list;
+}
+
+void Lobby::follow(const ConnectionPtr& connection, bool follow) {
+  if (follow) {
+    followers_[connection.get()] = connection;
+  } else {
+    followers_.erase(connection.get());
+  }
+}
+
+void Lobby::feed_changed() {
+  if (feed_armed_ || followers_.empty() || shutting_down_) return;
+  feed_armed_ = true;
+  feed_timer_.expires_after(services_->config.lobby_feed_delay);
+  feed_timer_.async_wait([this, owner = owner_.lock()](ErrorCode ec) {
+    feed_armed_ = false;
+    if (ec || shutting_down_) return;
+    v1::ServerMessage m;
+    *m.mutable_seek_list() = seek_list();
+    auto out = make_outgoing(std::move(m));
+    std::erase_if(followers_, [&](const auto& kv) {
+      auto connection = kv.second.lock();
+      if (!connection) return true;
+      send(services_->metrics, connection, out);
+      return false;
+    });
+  });
 }
 
 void Lobby::arm_tick() {
@@ -307,6 +404,7 @@ std::shared_ptr<MatchActor> Lobby::create_match(Variant variant, v1::MatchKind k
     lapse_offers(id);
   auto actor = std::make_shared<MatchActor>(services_, std::move(setup));
   matches_.add(actor);
+  feed_changed();  // one more game in play
   services_->metrics.matches_started[kind].fetch_add(1, std::memory_order_relaxed);
   services_->metrics.matches_live[kind].fetch_add(1, std::memory_order_relaxed);
 
@@ -371,6 +469,7 @@ bool Lobby::may_watch(const std::string& player, const MatchActor& match,
 }
 
 void Lobby::match_ended(const std::string& match_id) {
+  feed_changed();  // one game fewer in play
   auto timer = std::make_shared<asio::steady_timer>(strand_, services_->config.reconnect_grace);
   timer->async_wait([this, owner = owner_.lock(), timer, match_id](ErrorCode) {
     auto match = matches_.find(match_id);
@@ -390,6 +489,7 @@ void Lobby::match_ended(const std::string& match_id) {
 void Lobby::shutdown() {
   shutting_down_ = true;
   tick_.cancel();
+  feed_timer_.cancel();
 }
 
 }  // namespace inarow::server

@@ -165,7 +165,8 @@ void MatchActor::send_error(const ConnectionPtr& to, std::uint64_t request_id,
   send(to, make_error(services_->metrics, request_id, failure, id()));
 }
 
-void MatchActor::subscribe(const std::weak_ptr<Connection>& connection, std::optional<Side> side) {
+void MatchActor::subscribe(const std::weak_ptr<Connection>& connection, std::optional<Side> side,
+                           bool announce) {
   auto c = connection.lock();
   if (!c) return;
   // Drop the dead first: a new connection may live at a dead one's address.
@@ -180,6 +181,21 @@ void MatchActor::subscribe(const std::weak_ptr<Connection>& connection, std::opt
   subs_.push_back({connection, c.get(), side});
   if (!side) ++spectators;
   check_watchers();
+  if (announce) announce_spectators();
+}
+
+void MatchActor::announce_spectators(const std::vector<Connection*>& fresh) {
+  const unsigned now = spectators.load(std::memory_order_relaxed);
+  if (now == announced_spectators_ || stopped_) return;
+  announced_spectators_ = now;
+  v1::MatchEvent e;
+  e.set_match_id(id());
+  e.mutable_spectators()->set_count(now);
+  auto out = make_event(e);
+  for (const Subscriber& s : subs_) {
+    if (std::find(fresh.begin(), fresh.end(), s.key) != fresh.end()) continue;
+    if (auto connection = s.connection.lock()) send(connection, out);
+  }
 }
 
 void MatchActor::unsubscribe(Connection* key) {
@@ -189,6 +205,7 @@ void MatchActor::unsubscribe(Connection* key) {
     return true;
   });
   check_watchers();
+  announce_spectators();
 }
 
 // A bot-vs-bot match is played for whoever watches it: once its starter and
@@ -225,6 +242,7 @@ void MatchActor::check_watchers() {
 void MatchActor::flush_attaches() {
   if (published_seq_ != core_.last_seq()) return;
   const auto now = SteadyClock::now();
+  std::vector<Connection*> fresh;
   for (PendingAttach& a : pending_attaches_) {
     auto connection = a.connection.lock();
     if (!connection) continue;
@@ -233,13 +251,18 @@ void MatchActor::flush_attaches() {
         send(connection, e.has_started() && a.side ? started_for(e, *a.side) : make_event(e));
       }
     }
+    // Subscribed first so that the state counts its receiver among the
+    // watchers; nothing is published in between.
+    subscribe(a.connection, a.side, false);
+    fresh.push_back(connection.get());
     v1::ServerMessage m;
     m.set_request_id(a.request_id);
     *m.mutable_match_state() = core_.state(a.side, now);
+    m.mutable_match_state()->set_spectators(spectators.load(std::memory_order_relaxed));
     send(connection, make_outgoing(std::move(m)));
-    subscribe(a.connection, a.side);
   }
   pending_attaches_.clear();
+  announce_spectators(fresh);
 }
 
 void MatchActor::on_command(const ConnectionPtr& from, Side side,
@@ -406,6 +429,7 @@ void MatchActor::publish(const std::vector<OutgoingPtr>& outs,
   if (ack) send(reply->connection, std::move(ack));  // the asker does not follow the match
   flush_attaches();
   check_watchers();
+  announce_spectators();  // the dead spectators dropped above
   if (ended_now) {
     spdlog::debug("match_ended match={} result={} reason={} plies={}", id(),
                   v1::Result_Name(core_.result()), v1::EndReason_Name(core_.end_reason()),

@@ -106,6 +106,8 @@ Router::Router(asio::io_context& ioc, asio::thread_pool& bot_workers, const Serv
                Store& store, StoreWriter& writer, Metrics& metrics)
     : state_(std::make_shared<State>(ioc, bot_workers, config, store, writer, metrics)) {
   state_->lobby.owned_by(state_);
+  // Who is online is part of what the lobby's followers see.
+  state_->identity.online_changed = [state = state_.get()] { state->lobby.feed_changed(); };
   // A match's end comes from its strand; the lobby hears of it on ours.
   state_->services->match_ended = [weak = std::weak_ptr<State>(state_)](const std::string& id) {
     if (auto state = weak.lock()) {
@@ -143,6 +145,7 @@ void Router::receive(ConnectionPtr from, v1::ClientMessage message) {
 void Router::disconnected(const ConnectionPtr& connection) {
   asio::post(state_->strand, [state = state_, connection] {
     state->routes.forget(connection.get());
+    state->lobby.unfollow(connection.get());
     auto gone = state->identity.disconnected(connection);
     if (!gone) return;
     for (const std::string& id : gone->watching) {
@@ -237,6 +240,17 @@ void Router::State::on_receive(const ConnectionPtr& from, v1::ClientMessage& msg
         send(from, make_ack(rid, {}));
         lobby.run_matchmaker();
       }
+      break;
+    case v1::ClientMessage::kListSeeks: {
+      lobby.follow(from, msg.list_seeks().follow());
+      v1::ServerMessage m;
+      m.set_request_id(rid);
+      *m.mutable_seek_list() = lobby.seek_list();
+      send(from, make_outgoing(std::move(m)));
+      break;
+    }
+    case v1::ClientMessage::kAcceptSeek:
+      answer(lobby.accept_seek(player_id, msg.accept_seek()));
       break;
     case v1::ClientMessage::kCancelSeek:
       if (lobby.cancel_seek(player_id)) {

@@ -50,3 +50,49 @@ TEST(Matchmaker, DifferentPoolsNeverPairAndClosestRatingWins) {
 
 }  // namespace
 }  // namespace inarow::server
+
+namespace inarow::server {
+namespace {
+
+using namespace std::chrono_literals;
+
+TEST(Matchmaker, RatedAndCasualSeeksNeverPair) {
+  Matchmaker mm;
+  const TimePoint t0{};
+  mm.add({"a", "connect4/0+0", 1500.0, t0, true, "s1"});
+  mm.add({"b", "connect4/0+0", 1500.0, t0, false, "s2"});
+  EXPECT_TRUE(mm.pair(t0 + 60s).empty());  // even with the widest windows
+  mm.add({"c", "connect4/0+0", 1700.0, t0 + 1s, false, "s3"});
+  auto pairs = mm.pair(t0 + 60s);
+  ASSERT_EQ(pairs.size(), 1u);
+  EXPECT_EQ(pairs[0].first.player_id, "b");
+  EXPECT_EQ(pairs[0].second.player_id, "c");
+  EXPECT_FALSE(pairs[0].first.rated);
+  ASSERT_EQ(mm.size(), 1u);
+  EXPECT_EQ(mm.seekers()[0].player_id, "a");
+  EXPECT_TRUE(Seeker{}.rated);  // a seek is rated unless it says otherwise
+}
+
+TEST(Matchmaker, SeeksAreListedOldestFirstAndTakenById) {
+  Matchmaker mm;
+  const TimePoint t0{};
+  mm.add({"a", "gomoku/0+0", 1500.0, t0, true, "s1"});
+  mm.add({"b", "tictactoe/0+0", 2400.0, t0 + 1s, true, "s2"});
+  mm.add({"c", "gomoku/0+0", 1200.0, t0 + 2s, true, "s3"});
+  ASSERT_EQ(mm.seekers().size(), 3u);
+  EXPECT_EQ(mm.seekers()[0].seek_id, "s1");
+  EXPECT_EQ(mm.seekers()[2].seek_id, "s3");
+  ASSERT_NE(mm.find("s2"), nullptr);
+  EXPECT_EQ(mm.find("s2")->player_id, "b");
+  EXPECT_EQ(mm.find("s9"), nullptr);
+  auto taken = mm.take("s3");
+  ASSERT_TRUE(taken);
+  EXPECT_EQ(taken->player_id, "c");
+  EXPECT_FALSE(mm.take("s3"));
+  EXPECT_FALSE(mm.seeking("c"));
+  EXPECT_EQ(mm.size(), 2u);
+  EXPECT_TRUE(mm.pair(t0 + 2s).empty());  // a and b: different pools
+}
+
+}  // namespace
+}  // namespace inarow::server

@@ -158,7 +158,9 @@ v1::ServerMessage WsClient::request(v1::ClientMessage message, std::chrono::mill
 }
 
 v1::MatchEvent WsClient::next_event(std::chrono::milliseconds timeout) {
-  auto m = next_until([](const v1::ServerMessage& s) { return s.has_event(); }, timeout);
+  auto m = next_until(
+      [](const v1::ServerMessage& s) { return s.has_event() && !s.event().has_spectators(); },
+      timeout);
   if (!m) {
     ADD_FAILURE() << "no match event came";
     return {};

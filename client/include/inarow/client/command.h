@@ -33,6 +33,8 @@ struct Command {
     watch,   // spectate a match (id or number from `list`)
     unwatch,
     list,      // live matches
+    seeks,     // the open seeks and the counts
+    accept,    // play an open seek's player (its number in `seeks`)
     botmatch,  // two bots play; we watch
     move,
     resign,
@@ -50,13 +52,14 @@ struct Command {
   std::string variant;  // canonical engine name
   std::string level = "medium";
   std::string level2 = "medium";
-  std::string code;  // join; watch: a match id or a list number
+  std::string code;  // join; watch: a match id or a list number; accept: a seeks number
   std::string move;  // in notation
   v1::Side side = v1::SIDE_UNSPECIFIED;
   std::int64_t initial_ms = 0;
   std::int64_t increment_ms = 0;
   bool rated = false;
-  bool on = true;  // sound on|off
+  bool casual = false;  // said `casual` (a seek is rated unless it is)
+  bool on = true;       // sound on|off
   WaitFor wait_for = WaitFor::turn;
 };
 

@@ -85,6 +85,7 @@ class Controller {
   void on_event(const v1::MatchEvent& e, SteadyTime now);
   void on_rematch_event(const MatchView& view, const v1::MatchEvent& e);
   void on_match_list(const v1::MatchList& list);
+  void on_seek_list(const v1::SeekList& list);
 
   MatchView* current();
   const MatchView* current() const;
@@ -117,7 +118,8 @@ class Controller {
   // Ended matches whose opponent offers us a rematch: the offering side.
   std::map<std::string, v1::Side> rematch_offers_;
   std::string current_;
-  std::vector<std::string> listed_;  // ids by number, from the last list
+  std::vector<std::string> listed_;        // ids by number, from the last list
+  std::vector<std::string> seeks_listed_;  // seek ids by number, from the last seeks
 };
 
 }  // namespace inarow::client

@@ -26,6 +26,8 @@ class MatchView {
   bool apply(const v1::MatchEvent& event, SteadyTime now);
 
   const v1::MatchState& state() const { return state_; }
+  // How many watch (an unnumbered event says when it changes).
+  void set_spectators(std::uint32_t n) { state_.set_spectators(n); }
   const std::string& id() const { return state_.match_id(); }
   const Game& game() const { return game_; }
   std::uint64_t last_seq() const { return state_.last_seq(); }

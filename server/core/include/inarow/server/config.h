@@ -44,6 +44,9 @@ struct ServerConfig {
   Millis handshake_timeout{10'000};
   Millis reconnect_grace{60'000};  // an untimed match's absent player forfeits after this
   Millis matchmaker_tick{250};
+  // A change to the open seeks or the counts reaches the lobby's followers
+  // after this, with whatever else changed meanwhile, in one list.
+  Millis lobby_feed_delay{100};
   // Live matches one player may have at once, per kind (ERROR_TOO_MANY_MATCHES
   // beyond): against people (seek and private games), against a bot, and
   // bot-vs-bot matches the player started; and bot-vs-bot matches on the

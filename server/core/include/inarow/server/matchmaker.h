@@ -1,6 +1,8 @@
-// The matchmaker's pairing rule, without threads: seekers of the same variant
-// and time control are paired when their ratings are within both players'
-// windows, and a window widens the longer its player waits. The lobby
+// The matchmaker's pairing rule, without threads: seekers of the same variant,
+// time control and rated-ness are paired when their ratings are within both
+// players' windows, and a window widens the longer its player waits. The open
+// seeks are also there to be listed, and one may be taken out of the queue by
+// its id (accepted from the lobby, whatever the window). The lobby
 // (net/lobby.h) owns one on its strand and calls pair() on every new seek and on
 // a timer.
 #pragma once
@@ -16,10 +18,22 @@
 namespace inarow::server {
 
 struct Seeker {
+  Seeker() = default;
+  Seeker(std::string player, std::string pool_, double rating_, TimePoint since_,
+         bool rated_ = true, std::string seek_id_ = {})
+      : player_id(std::move(player)),
+        pool(std::move(pool_)),
+        rating(rating_),
+        since(since_),
+        rated(rated_),
+        seek_id(std::move(seek_id_)) {}
+
   std::string player_id;
   std::string pool;  // variant and time control: only equal pools pair
   double rating = 1500.0;
   TimePoint since{};
+  bool rated = true;    // only seeks of the same rated-ness pair
+  std::string seek_id;  // names the open seek in the lobby
 };
 
 struct MatchmakerPolicy {
@@ -37,6 +51,11 @@ class Matchmaker {
   bool remove(const std::string& player_id);
   bool seeking(const std::string& player_id) const;
   std::size_t size() const { return queue_.size(); }
+  // The open seeks, oldest first.
+  const std::vector<Seeker>& seekers() const { return queue_; }
+  const Seeker* find(const std::string& seek_id) const;
+  // Takes the seek with this id out of the queue (it was accepted).
+  std::optional<Seeker> take(const std::string& seek_id);
 
   double window(const Seeker& s, TimePoint now) const;
   // Pairs everyone who can be paired now. The longer-waiting player comes

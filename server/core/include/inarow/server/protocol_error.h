@@ -38,8 +38,11 @@ enum class ProtocolError : std::uint8_t {
   match_not_over,
   rematch_made,
   opponent_gone,
+  // 26-35 are spoken for by other wire codes.
+  unknown_seek = 36,
+  own_seek,
 };
-inline constexpr int kProtocolErrorCount = static_cast<int>(ProtocolError::opponent_gone) + 1;
+inline constexpr int kProtocolErrorCount = static_cast<int>(ProtocolError::own_seek) + 1;
 
 std::string_view to_string(ProtocolError e);
 

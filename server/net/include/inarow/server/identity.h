@@ -44,6 +44,10 @@ class Identity {
   // A player read back from the store (before serving).
   void restore(const PlayerRecord& record);
   std::size_t players() const { return players_.size(); }
+  // People with at least one greeted connection.
+  std::size_t online() const { return online_; }
+  // Told when online() changes.
+  std::function<void()> online_changed;
 
   // Hello from a connection: checked, then welcomed (at once for a token;
   // after the new player is stored otherwise, when `replay` gets what the
@@ -95,6 +99,7 @@ class Identity {
   std::unordered_map<Connection*, std::vector<inarow::v1::ClientMessage>> greeting_;
   std::unordered_map<std::string, Player> players_;
   std::unordered_map<std::string, std::string> tokens_;  // hash -> player id
+  std::size_t online_ = 0;
 };
 
 }  // namespace inarow::server

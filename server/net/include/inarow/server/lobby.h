@@ -1,5 +1,7 @@
 // The lobby: where matches begin. Seeks and the matchmaker (paired on every
-// seek and on a tick while anyone waits), private games by code, games
+// seek and on a tick while anyone waits), the open seeks' list and its
+// followers (sent a new list when seeks or the counts change), a seek
+// accepted from that list, private games by code, games
 // against a bot and bot-vs-bot matches, the list of live matches, and the
 // creation of each match's actor. Used on the router's strand only.
 #pragma once
@@ -34,9 +36,21 @@ class Lobby {
   // What owns this lobby: its timers keep it alive until they fire.
   void owned_by(std::weak_ptr<const void> owner) { owner_ = std::move(owner); }
 
-  // Seek a rated game against someone of about the same rating.
+  // Seek a game (rated unless the seek says otherwise) against someone of
+  // about the same rating.
   Expected<void> seek(const std::string& player, const inarow::v1::Seek& seek);
-  bool cancel_seek(const std::string& player) { return matchmaker_.remove(player); }
+  bool cancel_seek(const std::string& player);
+  // Play the player of an open seek at once: the new match's id.
+  Expected<std::string> accept_seek(const std::string& player,
+                                    const inarow::v1::AcceptSeek& request);
+  // The open seeks (at most a page) and the counts.
+  inarow::v1::SeekList seek_list() const;
+  // Whether `connection` gets a new seek list whenever it changes.
+  void follow(const ConnectionPtr& connection, bool follow);
+  void unfollow(Connection* connection) { followers_.erase(connection); }
+  // The seeks or the counts changed: the followers get a new list soon
+  // (changes close together make one list).
+  void feed_changed();
   // A game against a bot: the new match's id.
   Expected<std::string> play_bot(const std::string& player, const inarow::v1::PlayBot& request);
   // Bot-vs-bot: `player` asked for it (and is counted against its limit).
@@ -70,7 +84,7 @@ class Lobby {
   // A match's end was published: it lingers for the reconnect grace, so a
   // returning player still gets its end, then it is forgotten.
   void match_ended(const std::string& match_id);
-  void stop_seeking(const std::string& player) { matchmaker_.remove(player); }
+  void stop_seeking(const std::string& player) { (void)cancel_seek(player); }
   void shutdown();
 
  private:
@@ -110,6 +124,10 @@ class Lobby {
   std::map<std::string, std::string> rematches_;   // ended match -> its rematch
   boost::asio::steady_timer tick_;
   bool ticking_ = false;
+  std::unordered_map<Connection*, std::weak_ptr<Connection>> followers_;
+  boost::asio::steady_timer feed_timer_;
+  bool feed_armed_ = false;
+  std::uint64_t seek_count_ = 0;  // seeks made: the next seek's id
   bool shutting_down_ = false;
   std::mt19937_64 rng_;
 };

@@ -111,8 +111,12 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
     std::uint64_t request_id = 0;
   };
 
-  void subscribe(const std::weak_ptr<Connection>& connection, std::optional<Side> side);
+  void subscribe(const std::weak_ptr<Connection>& connection, std::optional<Side> side,
+                 bool announce = true);
   void unsubscribe(Connection* key);
+  // The number watching changed: every subscriber but `fresh` (who just got
+  // it in their state) hears the new number, unnumbered.
+  void announce_spectators(const std::vector<Connection*>& fresh = {});
   void flush_attaches();
   void on_command(const ConnectionPtr& from, Side side, const inarow::v1::ClientMessage& message);
   void commit(MatchCore::Events events, std::vector<StoreOp> ops,
@@ -145,6 +149,7 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
   std::vector<Subscriber> subs_;
   std::vector<PendingAttach> pending_attaches_;
   std::uint64_t published_seq_ = 0;
+  unsigned announced_spectators_ = 0;
   boost::asio::steady_timer flag_timer_;
   std::array<boost::asio::steady_timer, 2> grace_timers_;
   boost::asio::steady_timer unwatched_timer_;

@@ -48,7 +48,9 @@ class WsClient {
   // Send and wait for the answer naming this request; other messages that
   // come first stay queued for next().
   v1::ServerMessage request(v1::ClientMessage message, std::chrono::milliseconds timeout = 5s);
-  // The next match event (other messages are skipped), checked to exist.
+  // The next match event (other messages are skipped, and so is the
+  // unnumbered count of watchers: wait for that with next_until), checked
+  // to exist.
   v1::MatchEvent next_event(std::chrono::milliseconds timeout = 5s);
 
   // hello with a name (or token); keeps the id and token.
