@@ -38,8 +38,10 @@ enum class ProtocolError : std::uint8_t {
   match_not_over,
   rematch_made,
   opponent_gone,
+  bad_cursor,
+  unknown_player,
 };
-inline constexpr int kProtocolErrorCount = static_cast<int>(ProtocolError::opponent_gone) + 1;
+inline constexpr int kProtocolErrorCount = static_cast<int>(ProtocolError::unknown_player) + 1;
 
 std::string_view to_string(ProtocolError e);
 
