@@ -85,6 +85,9 @@ class Controller {
   void on_event(const v1::MatchEvent& e, SteadyTime now);
   void on_rematch_event(const MatchView& view, const v1::MatchEvent& e);
   void on_match_list(const v1::MatchList& list);
+  void on_game_list(const v1::GameList& list);
+  void on_game_record(const v1::ServerMessage& m, SteadyTime now);
+  void ask_game(const Command& c);
 
   MatchView* current();
   const MatchView* current() const;
@@ -117,7 +120,9 @@ class Controller {
   // Ended matches whose opponent offers us a rematch: the offering side.
   std::map<std::string, v1::Side> rematch_offers_;
   std::string current_;
-  std::vector<std::string> listed_;  // ids by number, from the last list
+  std::vector<std::string> listed_;                 // ids by number, from the last list
+  std::vector<std::string> games_listed_;           // ids by number, from the last `games`
+  std::map<std::uint64_t, Command> game_requests_;  // replay and export, by request id
 };
 
 }  // namespace inarow::client
