@@ -143,6 +143,7 @@ async function greet(who) {
     return watch(matchId);
   }
   if (watching && game) return resumeWatching();
+  if (!$('#replay-view').hidden) return;  // a replay stays on screen across a reconnect
   // Back to the match on screen (its events and state are on their way), or
   // to any live match of ours, or to the lobby.
   const current = store.current;
