@@ -228,6 +228,10 @@ expected<Command, std::string> parse_command(std::string_view line) {
   if (verb == "games") return parse_games(words, c);
   if (verb == "replay") return parse_replay(words, c);
   if (verb == "export") return parse_export(words, c);
+  if (verb == "next" || verb == "prev") {
+    c.ply = verb == "next" ? 1 : -1;
+    return no_args(K::replay_step);
+  }
   if (verb == "sound" || verb == "bell") {
     c.kind = K::sound;
     const std::string what = words.size() == 2 ? lower(words[1]) : "";
@@ -293,7 +297,7 @@ std::string help_text(bool in_match) {
        "  list, watch N, leave                             live matches\n"
        "  botmatch VARIANT LEVEL LEVEL [time 1+0]          watch two bots\n"
        "  games [PLAYER]                                   finished games, newest first\n"
-       "  replay N|ID [PLY]                                a game's board and moves\n"
+       "  replay N|ID [PLY], next, prev                    a game's board and moves\n"
        "  export N|ID [psq] [FILE]                         a game as text or .psq\n"
        "  wait [turn|start|end|offer]                      scripts: pace the input\n"
        "  sound on|off                                     the bell on a start, a move, the end\n"

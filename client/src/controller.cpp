@@ -631,9 +631,16 @@ void Controller::on_game_record(const v1::ServerMessage& m, SteadyTime now) {
         "Wrote " + g.match_id() + (c.psq ? " (.psq)" : "") + " to " + c.file);
     return;
   }
-  // replay: the position after `ply` moves, the players, the moves in pairs.
+  replay_ = r;
+  show_replay(c.ply < 0 ? r.moves_size() : std::min(c.ply, r.moves_size()), now);
+}
+
+// The replayed game after `at` moves: the players, the board, the moves in pairs.
+void Controller::show_replay(int at, SteadyTime now) {
+  const v1::GameRecord& r = *replay_;
+  const v1::GameSummary& g = r.game();
   const int total = r.moves_size();
-  const int at = c.ply < 0 ? total : std::min(c.ply, total);
+  replay_ply_ = at;
   v1::MatchState state;
   state.set_match_id(g.match_id());
   state.set_variant(g.variant());
@@ -844,6 +851,14 @@ void Controller::execute(const Command& c) {
     case K::replay:
     case K::export_game:
       ask_game(c);
+      return;
+    case K::replay_step:
+      if (!replay_) {
+        client_error("NO_REPLAY", "no game replayed yet: replay N first");
+        return;
+      }
+      show_replay(std::clamp(replay_ply_ + c.ply, 0, replay_->moves_size()),
+                  std::chrono::steady_clock::now());
       return;
     case K::botmatch: {
       auto* b = m.mutable_start_bot_match();

@@ -66,6 +66,18 @@ TEST_F(HistoryClientTest, GamesReplayAndExport) {
   EXPECT_EQ(std::count(row2.begin(), row2.end(), 'X'), 1) << row2;
   EXPECT_EQ(std::count(row2.begin(), row2.end(), 'O'), 0) << row2;
 
+  // One move on, then back past the start (it stops there).
+  ada.send("next");
+  EXPECT_EQ(field(expect_line(ada, "replay "), "ply"), "2");
+  ada.send("prev");
+  EXPECT_EQ(field(expect_line(ada, "replay "), "ply"), "1");
+  ada.send("prev");
+  EXPECT_EQ(field(expect_line(ada, "replay "), "ply"), "0");
+  ada.send("prev");
+  EXPECT_EQ(field(expect_line(ada, "replay "), "ply"), "0");
+  const std::string empty_row = expect_line(ada, "board 2 ");
+  EXPECT_EQ(std::count(empty_row.begin(), empty_row.end(), 'X'), 0) << empty_row;
+
   const fs::path file = dir_.path() / "game.txt";
   ada.send("export 1 " + file.string());
   const std::string exported = expect_line(ada, "exported ");
@@ -102,6 +114,10 @@ TEST(HistoryCommands, ParseTheirArgumentsOrSayWhatIsWrong) {
   EXPECT_EQ(games->code, "");
   EXPECT_EQ(parse_command("games p123")->code, "p123");
   EXPECT_FALSE(parse_command("games a b"));
+  EXPECT_EQ(parse_command("next")->kind, K::replay_step);
+  EXPECT_EQ(parse_command("next")->ply, 1);
+  EXPECT_EQ(parse_command("prev")->ply, -1);
+  EXPECT_EQ(parse_command("next 2").error(), "next takes no arguments");
   auto replay = parse_command("replay 3 7");
   ASSERT_TRUE(replay);
   EXPECT_EQ(replay->kind, K::replay);

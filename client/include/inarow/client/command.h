@@ -45,6 +45,7 @@ struct Command {
     sound,        // sound on|off: the terminal bell, remembered in the profile
     games,        // finished games, newest first: mine, or a player's (code: the player id)
     replay,       // a finished game's board at a ply (code: id or number from `games`)
+    replay_step,  // next / prev: the replayed game one move on or back (ply: +1 or -1)
     export_game,  // a finished game as text or .psq, printed or written to a file
     wait,
     quit,

@@ -88,6 +88,7 @@ class Controller {
   void on_game_list(const v1::GameList& list);
   void on_game_record(const v1::ServerMessage& m, SteadyTime now);
   void ask_game(const Command& c);
+  void show_replay(int at, SteadyTime now);
 
   MatchView* current();
   const MatchView* current() const;
@@ -123,6 +124,8 @@ class Controller {
   std::vector<std::string> listed_;                 // ids by number, from the last list
   std::vector<std::string> games_listed_;           // ids by number, from the last `games`
   std::map<std::uint64_t, Command> game_requests_;  // replay and export, by request id
+  std::optional<v1::GameRecord> replay_;            // the game `next` and `prev` step through
+  int replay_ply_ = 0;
 };
 
 }  // namespace inarow::client
