@@ -6,6 +6,7 @@ import { parseVariant, renderBoard, boardStyle, columnName, cellName } from './b
 import { matchFromState, applyEvent, applyRematchEvent, clockLeft, timed } from './match.js';
 import * as sound from './sound.js';
 import * as seeks from './seeks.js';
+import { initHistory, refreshMyGames, openReplay } from './history.js';
 
 const $ = (sel) => document.querySelector(sel);
 const store = {
@@ -22,6 +23,8 @@ const params = new URLSearchParams(location.search);
 const playPath = /^\/play\/([^/]+)$/.exec(location.pathname);
 let pendingJoin = playPath ? decodeURIComponent(playPath[1]) : params.get('join');
 let pendingWatch = params.get('watch');
+const replayPath = /^\/game\/([^/]+)$/.exec(location.pathname);
+let pendingReplay = replayPath ? decodeURIComponent(replayPath[1]) : null;
 
 const conn = new Connection(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
 let me = null;          // {playerId, name}
@@ -129,12 +132,19 @@ async function greet(who) {
     if (!(await run(() => conn.request({ joinPrivate: { code } })))) showLobby();
     return;
   }
+  if (pendingReplay) {
+    const matchId = pendingReplay;
+    pendingReplay = null;
+    if (await openReplay(matchId)) return;
+    history.replaceState(null, '', '/');
+  }
   if (pendingWatch) {
     const matchId = pendingWatch;
     pendingWatch = null;
     return watch(matchId);
   }
   if (watching && game) return resumeWatching();
+  if (!$('#replay-view').hidden) return;  // a replay stays on screen across a reconnect
   // Back to the match on screen (its events and state are on their way), or
   // to any live match of ours, or to the lobby.
   const current = store.current;
@@ -309,7 +319,7 @@ requestAnimationFrame(tickClocks);
 // ---------------------------------------------------------------- views
 
 function show(view) {
-  for (const id of ['name-view', 'lobby-view', 'game-view']) $(`#${id}`).hidden = id !== view;
+  for (const id of ['name-view', 'lobby-view', 'game-view', 'replay-view']) $(`#${id}`).hidden = id !== view;
 }
 
 function showName() {
@@ -331,6 +341,7 @@ function showLobby() {
   $('#cancel-seek').hidden = !seeking;
   refreshMatches();
   if (online && me) seeks.follow();
+  refreshMyGames();
 }
 
 function showGame(state, asSpectator) {
@@ -478,6 +489,7 @@ function draw() {
   // A player leaves a live game by finishing or resigning it, not by wandering off.
   $('#leave').textContent = watching ? 'Stop watching' : 'Back to the lobby';
   $('#leave').hidden = Boolean(playing);
+  $('#replay-game').hidden = !game.result;
   $('#draw-offerer').textContent = `${sideName(game.drawOfferedBy)} offers a draw.`;
   // After the end: a rematch, sides swapped; an offer to answer; or for a
   // spectator the way into the rematch the players began.
@@ -901,6 +913,9 @@ function flash(text) {
   clearTimeout(flashTimer);
   flashTimer = setTimeout(() => { node.hidden = true; }, 4000);
 }
+
+$('#replay-game').addEventListener('click', () => openReplay(game.matchId));
+initHistory({ conn, me: () => me, show, back: showLobby, flash });
 
 // For the console and the tests: the live connection.
 window.inarow = { conn, sounds: sound.played };

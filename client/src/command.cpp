@@ -87,6 +87,50 @@ expected<void, std::string> parse_options(const std::vector<std::string>& words,
   return {};
 }
 
+// games [PLAYER]
+expected<Command, std::string> parse_games(const std::vector<std::string>& words, Command& c) {
+  if (words.size() > 2) return unexpected(std::string("games [PLAYER-ID]"));
+  c.kind = Command::Kind::games;
+  if (words.size() == 2) c.code = words[1];
+  return c;
+}
+
+// replay ID|N [PLY]
+expected<Command, std::string> parse_replay(const std::vector<std::string>& words, Command& c) {
+  if (words.size() < 2 || words.size() > 3) {
+    return unexpected(std::string("replay wants a game id or its number in games, and a ply"));
+  }
+  c.kind = Command::Kind::replay;
+  c.code = words[1];
+  if (words.size() == 3) {
+    int ply = -1;
+    const auto& w = words[2];
+    const auto [end, ec] = std::from_chars(w.data(), w.data() + w.size(), ply);
+    if (ec != std::errc() || end != w.data() + w.size() || ply < 0) {
+      return unexpected("not a ply: " + w);
+    }
+    c.ply = ply;
+  }
+  return c;
+}
+
+// export ID|N [psq] [FILE]
+expected<Command, std::string> parse_export(const std::vector<std::string>& words, Command& c) {
+  if (words.size() < 2 || words.size() > 4) {
+    return unexpected(std::string("export ID|N [psq] [FILE]"));
+  }
+  c.kind = Command::Kind::export_game;
+  c.code = words[1];
+  std::size_t i = 2;
+  if (i < words.size() && lower(words[i]) == "psq") {
+    c.psq = true;
+    ++i;
+  }
+  if (i < words.size()) c.file = words[i++];
+  if (i < words.size()) return unexpected(std::string("export ID|N [psq] [FILE]"));
+  return c;
+}
+
 }  // namespace
 
 bool is_bot_level(std::string_view word) {
@@ -192,6 +236,13 @@ expected<Command, std::string> parse_command(std::string_view line) {
   if (verb == "rematch" || verb == "again") return no_args(K::rematch);
   if (verb == "board" || verb == "show") return no_args(K::board);
   if (verb == "moves" || verb == "history") return no_args(K::moves);
+  if (verb == "games") return parse_games(words, c);
+  if (verb == "replay") return parse_replay(words, c);
+  if (verb == "export") return parse_export(words, c);
+  if (verb == "next" || verb == "prev") {
+    c.ply = verb == "next" ? 1 : -1;
+    return no_args(K::replay_step);
+  }
   if (verb == "sound" || verb == "bell") {
     c.kind = K::sound;
     const std::string what = words.size() == 2 ? lower(words[1]) : "";
@@ -225,12 +276,12 @@ expected<Command, std::string> parse_command(std::string_view line) {
 
 const std::vector<std::string_view>& completion_words() {
   static const std::vector<std::string_view> words = {
-      "bot",      "seek",     "cancel", "create", "join",    "list",      "watch",    "leave",
-      "botmatch", "resign",   "draw",   "undo",   "decline", "board",     "moves",    "sound",
-      "wait",     "help",     "quit",   "on",     "off",     "tictactoe", "connect4", "gomoku",
-      "mnk:",     "beginner", "easy",   "medium", "hard",    "expert",    "master",   "first",
-      "second",   "rated",    "time",   "turn",   "start",   "end",       "offer",    "rematch",
-      "seeks",    "accept",   "casual"};
+      "bot",       "seek",     "cancel",  "create",   "join",     "list",  "watch",  "leave",
+      "games",     "replay",   "export",  "botmatch", "resign",   "draw",  "undo",   "decline",
+      "board",     "moves",    "sound",   "wait",     "help",     "quit",  "on",     "off",
+      "tictactoe", "connect4", "gomoku",  "mnk:",     "beginner", "easy",  "medium", "hard",
+      "expert",    "master",   "first",   "second",   "rated",    "time",  "turn",   "start",
+      "end",       "offer",    "rematch", "seeks",    "accept",   "casual"};
   return words;
 }
 
@@ -258,6 +309,9 @@ std::string help_text(bool in_match) {
        "                                                   (decline: turn an offered one down)\n"
        "  list, watch N, leave                             live matches\n"
        "  botmatch VARIANT LEVEL LEVEL [time 1+0]          watch two bots\n"
+       "  games [PLAYER]                                   finished games, newest first\n"
+       "  replay N|ID [PLY], next, prev                    a game's board and moves\n"
+       "  export N|ID [psq] [FILE]                         a game as text or .psq\n"
        "  wait [turn|start|end|offer]                      scripts: pace the input\n"
        "  sound on|off                                     the bell on a start, a move, the end\n"
        "  help, quit\n"

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 
 namespace inarow::client {
 
@@ -203,6 +204,12 @@ void Controller::on_message(const v1::ServerMessage& m, SteadyTime now) {
       break;
     case v1::ServerMessage::kSeekList:
       on_seek_list(m.seek_list());
+      break;
+    case v1::ServerMessage::kGameList:
+      on_game_list(m.game_list());
+      break;
+    case v1::ServerMessage::kGameRecord:
+      on_game_record(m, now);
       break;
     case v1::ServerMessage::kBye:
       say("bye reason=" + quote(m.bye().reason()),
@@ -561,6 +568,121 @@ void Controller::on_match_list(const v1::MatchList& list) {
   }
 }
 
+// ---------------------------------------------------------------- history
+
+void Controller::on_game_list(const v1::GameList& list) {
+  games_listed_.clear();
+  const bool mine = list.player_id() == player_id_;
+  say("games count=" + std::to_string(list.games_size()) + " player=" + quote(list.player_id()) +
+          " next=" + quote(list.next()),
+      list.games_size() == 0 ? std::string("No finished games.")
+                             : std::string(mine ? "Your games" : "Their games") +
+                                   ", newest first (replay N, export N):");
+  for (const auto& g : list.games()) {
+    games_listed_.push_back(g.match_id());
+    const std::string n = std::to_string(games_listed_.size());
+    const std::string first = g.first().name().empty() ? g.first().id() : g.first().name();
+    const std::string second = g.second().name().empty() ? g.second().id() : g.second().name();
+    std::string change;
+    for (const auto& r : g.ratings()) {
+      if (r.player_id() != list.player_id()) continue;
+      const long d = std::lround(r.after().rating()) - std::lround(r.before().rating());
+      change = (d >= 0 ? "+" : "") + std::to_string(d);
+    }
+    say("game n=" + n + " id=" + g.match_id() + " variant=" + g.variant() +
+            " first=" + quote(first) + " second=" + quote(second) +
+            " result=" + std::string(result_word(g.result())) +
+            " reason=" + std::string(reason_word(g.end_reason())) +
+            " plies=" + std::to_string(g.plies()) + " change=" + (change.empty() ? "-" : change) +
+            " ended_ms=" + std::to_string(g.ended_ms()),
+        "  " + n + ". " + g.variant() + "  " + first + " vs " + second + "  " +
+            std::string(result_word(g.result())) + " by " +
+            std::string(reason_word(g.end_reason())) + ", " + std::to_string(g.plies()) + " moves" +
+            (change.empty() ? "" : ", " + change) + "  " + g.match_id());
+  }
+}
+
+// replay and export: the game by id or by its number in the last `games`.
+void Controller::ask_game(const Command& c) {
+  std::string id = c.code;
+  char* end = nullptr;
+  const long n = std::strtol(id.c_str(), &end, 10);
+  if (end && *end == '\0' && !id.empty()) {
+    if (n < 1 || static_cast<std::size_t>(n) > games_listed_.size()) {
+      client_error("BAD_COMMAND", "no game number " + id + " in the last games");
+      return;
+    }
+    id = games_listed_[static_cast<std::size_t>(n - 1)];
+  }
+  v1::ClientMessage m;
+  m.mutable_get_game()->set_match_id(id);
+  game_requests_[send(std::move(m), c.kind)] = c;
+}
+
+void Controller::on_game_record(const v1::ServerMessage& m, SteadyTime now) {
+  auto it = game_requests_.find(m.request_id());
+  if (it == game_requests_.end()) return;
+  const Command c = it->second;
+  game_requests_.erase(it);
+  const v1::GameRecord& r = m.game_record();
+  const v1::GameSummary& g = r.game();
+  if (c.kind == Command::Kind::export_game) {
+    const std::string& text = c.psq ? r.psq() : r.text();
+    if (c.psq && text.empty()) {
+      client_error("NO_PSQ",
+                   "no .psq record for " + g.variant() + ": five in a row without gravity only");
+      return;
+    }
+    if (c.file.empty()) return print(text);
+    std::ofstream out(c.file, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.close();
+    if (!out) {
+      client_error("WRITE_FAILED", "cannot write " + c.file);
+      return;
+    }
+    say("exported id=" + g.match_id() + " file=" + quote(c.file) +
+            " bytes=" + std::to_string(text.size()),
+        "Wrote " + g.match_id() + (c.psq ? " (.psq)" : "") + " to " + c.file);
+    return;
+  }
+  replay_ = r;
+  show_replay(c.ply < 0 ? r.moves_size() : std::min(c.ply, r.moves_size()), now);
+}
+
+// The replayed game after `at` moves: the players, the board, the moves in pairs.
+void Controller::show_replay(int at, SteadyTime now) {
+  const v1::GameRecord& r = *replay_;
+  const v1::GameSummary& g = r.game();
+  const int total = r.moves_size();
+  replay_ply_ = at;
+  v1::MatchState state;
+  state.set_match_id(g.match_id());
+  state.set_variant(g.variant());
+  state.set_kind(g.kind());
+  *state.mutable_first() = g.first();
+  *state.mutable_second() = g.second();
+  for (int i = 0; i < at; ++i)
+    state.add_moves(r.moves(i).move());
+  state.set_to_move(at % 2 == 0 ? v1::SIDE_FIRST : v1::SIDE_SECOND);
+  if (at == total) {
+    state.set_result(g.result());
+    state.set_end_reason(g.end_reason());
+  }
+  google::protobuf::RepeatedPtrField<std::string> all;
+  for (const auto& move : r.moves())
+    *all.Add() = move.move();
+  say("replay id=" + g.match_id() + " variant=" + g.variant() + " ply=" + std::to_string(at) +
+          " plies=" + std::to_string(total) + " result=" + std::string(result_word(g.result())) +
+          " pairs=" + quote(move_pairs(all)),
+      g.variant() + ": " + (g.first().name().empty() ? g.first().id() : g.first().name()) + " vs " +
+          (g.second().name().empty() ? g.second().id() : g.second().name()) + ", " +
+          std::string(result_word(g.result())) + " by " + std::string(reason_word(g.end_reason())) +
+          " — move " + std::to_string(at) + " of " + std::to_string(total));
+  show_board(MatchView(state, now), now);
+  if (options_.pretty) print(move_pairs(all) + "\n");
+}
+
 void Controller::on_seek_list(const v1::SeekList& list) {
   seeks_listed_.clear();
   say("seeks count=" + std::to_string(list.seeks_size()) + " total=" +
@@ -777,6 +899,22 @@ void Controller::execute(const Command& c) {
       send(std::move(m), c.kind);
       return;
     }
+    case K::games:
+      m.mutable_list_games()->set_player_id(c.code);
+      send(std::move(m), c.kind);
+      return;
+    case K::replay:
+    case K::export_game:
+      ask_game(c);
+      return;
+    case K::replay_step:
+      if (!replay_) {
+        client_error("NO_REPLAY", "no game replayed yet: replay N first");
+        return;
+      }
+      show_replay(std::clamp(replay_ply_ + c.ply, 0, replay_->moves_size()),
+                  std::chrono::steady_clock::now());
+      return;
     case K::botmatch: {
       auto* b = m.mutable_start_bot_match();
       b->set_variant(c.variant);

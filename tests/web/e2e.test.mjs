@@ -732,3 +732,84 @@ test('an open seek is seen in the lobby and accepted there; a spectator is count
     await page.context().close();
   }
 });
+
+test('My games lists a finished bot game; its replay steps by click and keys, downloads and links', async () => {
+  const page = await newPlayer('rhea');
+  await startBotGame(page, { variant: 'tictactoe', level: 'beginner' });
+  await playToTheEnd(page);
+  const matchId = await gameView(page).getAttribute('data-match-id');
+  const plies = await ply(page);
+  assert.ok(plies >= 5, `a tic-tac-toe game that ended after ${plies} moves`);
+  // A finished game can be replayed from its own view, and is in My games.
+  assert.equal(await page.locator('#replay-game').isVisible(), true);
+  await page.locator('#leave').click();
+  await page.locator('#lobby-view').waitFor();
+  const entry = page.locator(`#my-games a[data-match-id="${matchId}"]`);
+  await entry.waitFor();
+  assert.equal(await page.locator('#my-games li').count(), 1);
+  assert.match(await entry.innerText(), /^(Won|Lost|Draw) vs Beginner/i);
+  assert.match(await page.locator('#my-games .game-detail').innerText(), /Tic-tac-toe · [+-]\d+ · /);
+  assert.equal(await entry.getAttribute('href'), `/game/${matchId}`);
+
+  await entry.click();
+  const replay = page.locator('#replay-view');
+  await replay.waitFor();
+  assert.equal(await replay.getAttribute('data-match-id'), matchId);
+  // It opens on the final position: every stone of the game on the board.
+  assert.equal(Number(await replay.getAttribute('data-ply')), plies);
+  assert.equal(await page.locator('#replay-board .cell[data-stone]').count(), plies);
+  const moves = await page.$$eval('#replay-moves button[data-ply]', (bs) => bs.map((b) => b.textContent));
+  assert.equal(moves.length, plies);
+  assert.equal(await page.locator('#replay-moves li').count(), Math.ceil(plies / 2));
+  // A click on the first move: one stone, where that move went, by the first player.
+  await page.locator('#replay-moves button[data-ply="1"]').click();
+  assert.equal(await replay.getAttribute('data-ply'), '1');
+  assert.equal(await page.locator('#replay-board .cell[data-stone]').count(), 1);
+  assert.equal(await page.locator(`#replay-board .cell[data-cell="${moves[0]}"]`).getAttribute('data-stone'), 'first');
+  assert.equal(await page.locator('#replay-moves button[data-ply="1"]').getAttribute('aria-current'), 'step');
+  // The keys: right one move, Home to the start, End to the end; the buttons too.
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await replay.getAttribute('data-ply'), '2');
+  assert.equal(await page.locator(`#replay-board .cell[data-cell="${moves[1]}"]`).getAttribute('data-stone'), 'second');
+  await page.keyboard.press('Home');
+  assert.equal(await page.locator('#replay-board .cell[data-stone]').count(), 0);
+  assert.equal(await page.locator('#replay-prev').isDisabled(), true);
+  await page.keyboard.press('End');
+  assert.equal(Number(await replay.getAttribute('data-ply')), plies);
+  await page.locator('#replay-prev').click();
+  assert.equal(Number(await replay.getAttribute('data-ply')), plies - 1);
+  await page.locator('#replay-first').click();
+  await page.locator('#replay-next').click();
+  assert.equal(await replay.getAttribute('data-ply'), '1');
+
+  await screenshot(page, 'replay-tictactoe');
+  // Downloads: the text export (the server's own) and no .psq for tic-tac-toe.
+  assert.equal(await page.locator('#replay-psq').isVisible(), false);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#replay-txt').click()]);
+  assert.equal(download.suggestedFilename(), `${matchId}.txt`);
+  const text = fs.readFileSync(await download.path(), 'utf8');
+  const served = await fetch(`${base}/game/${matchId}.txt`);
+  assert.equal(served.status, 200);
+  assert.equal(served.headers.get('content-disposition'), `attachment; filename="${matchId}.txt"`);
+  assert.equal(await served.text(), text);
+  assert.match(text, new RegExp(`^Game: ${matchId}\\nVariant: tictactoe\\nFirst: rhea\\n`));
+  assert.ok(text.includes(`\nPosition: ${moves.join('')}\n`), text);
+
+  // The link opens the same replay in another browser.
+  const link = await page.locator('#replay-link').inputValue();
+  assert.equal(link, `${base}/game/${matchId}`);
+  const friend = await newPlayer('sol', { url: link });
+  const theirs = friend.locator('#replay-view');
+  await theirs.waitFor();
+  assert.equal(await theirs.getAttribute('data-match-id'), matchId);
+  assert.equal(await friend.locator('#replay-board .cell[data-stone]').count(), plies);
+  await friend.locator('#replay-back').click();
+  await friend.locator('#lobby-view').waitFor();
+  assert.equal(await friend.evaluate(() => location.pathname), '/');
+  await page.locator('#replay-back').click();
+  await page.locator('#lobby-view').waitFor();
+  assertNoErrors(page);
+  assertNoErrors(friend);
+  await page.context().close();
+  await friend.context().close();
+});

@@ -10,6 +10,7 @@ static_assert(static_cast<int>(ProtocolError::illegal_move) == inarow::v1::ERROR
 static_assert(static_cast<int>(ProtocolError::too_many_matches) ==
               inarow::v1::ERROR_TOO_MANY_MATCHES);
 static_assert(static_cast<int>(ProtocolError::opponent_gone) == inarow::v1::ERROR_OPPONENT_GONE);
+static_assert(static_cast<int>(ProtocolError::unknown_player) == inarow::v1::ERROR_UNKNOWN_PLAYER);
 static_assert(static_cast<int>(ProtocolError::unknown_seek) == inarow::v1::ERROR_UNKNOWN_SEEK);
 static_assert(static_cast<int>(ProtocolError::own_seek) == inarow::v1::ERROR_OWN_SEEK);
 static_assert(static_cast<int>(ProtocolError::rate_limited) == inarow::v1::ERROR_RATE_LIMITED);
@@ -69,6 +70,10 @@ std::string_view to_string(ProtocolError e) {
       return "rematch_made";
     case ProtocolError::opponent_gone:
       return "opponent_gone";
+    case ProtocolError::bad_cursor:
+      return "bad_cursor";
+    case ProtocolError::unknown_player:
+      return "unknown_player";
     case ProtocolError::unknown_seek:
       return "unknown_seek";
     case ProtocolError::own_seek:

@@ -8,6 +8,7 @@
 #include <boost/beast/websocket.hpp>
 #include <optional>
 
+#include "game_history.h"
 #include "game_record.h"
 #include "inarow/common/json.h"
 #include "web_assets.h"
@@ -138,6 +139,22 @@ class HttpSession : public Evictable, public std::enable_shared_from_this<HttpSe
     if (target.starts_with(kMatches) && target.size() > kMatches.size()) {
       return answer_record(std::string(target.substr(kMatches.size())));
     }
+    constexpr std::string_view kGame = "/game/";
+    if (target.starts_with(kGame) && target.size() > kGame.size()) {
+      const std::string_view rest = target.substr(kGame.size(), target.find('?') - kGame.size());
+      for (std::string_view ext : {std::string_view(".txt"), std::string_view(".psq")}) {
+        if (rest.size() > ext.size() && rest.ends_with(ext)) {
+          return answer_export(std::string(rest.substr(0, rest.size() - ext.size())),
+                               ext == ".psq");
+        }
+      }
+      // A link to a game: the page, which opens its replay.
+      if (!rest.empty() && rest.find('/') == std::string_view::npos) {
+        if (auto page = find_web_asset("/")) {
+          return respond(http::status::ok, page->content_type, std::string(page->body));
+        }
+      }
+    }
     if (auto asset = find_web_asset(target)) {  // the browser client, see web_assets.h
       return respond(http::status::ok, asset->content_type, std::string(asset->body));
     }
@@ -158,6 +175,38 @@ class HttpSession : public Evictable, public std::enable_shared_from_this<HttpSe
             self->respond(http::status::not_found, "application/json",
                           "{\"error\":" + json::quote("no match " + id) + "}");
           });
+    });
+  }
+
+  // GET /game/<id>.txt or .psq: a finished public game, as a download.
+  // (Without a player behind the request, private games are not served.)
+  void answer_export(std::string id, bool psq) {
+    asio::post(shared_.record_readers, [self = shared_from_this(), id = std::move(id), psq] {
+      auto game = find_game(self->shared_.store, {}, id);
+      http::status status = http::status::ok;
+      std::string body;
+      if (!game) {
+        status = game.error().code == ProtocolError::match_not_over ? http::status::conflict
+                                                                    : http::status::not_found;
+        body = game.error().message + "\n";
+      } else if (!psq) {
+        body = game_text(*game);
+      } else if (auto text = game_psq(*game)) {
+        body = std::move(*text);
+      } else {
+        status = http::status::not_found;
+        body = "no .psq record for " + game->variant + ": five in a row without gravity only\n";
+      }
+      asio::post(self->stream_.get_executor(), [self, status, body = std::move(body), id, psq] {
+        const auto& req = self->parser_->get();
+        auto res = make_response(status, "text/plain; charset=utf-8", body, req.version(),
+                                 req.keep_alive());
+        if (status == http::status::ok) {
+          res->set(http::field::content_disposition,
+                   "attachment; filename=\"" + id + (psq ? ".psq" : ".txt") + "\"");
+        }
+        self->send(std::move(res));
+      });
     });
   }
 

@@ -366,8 +366,17 @@ void MatchActor::commit(MatchCore::Events events, std::vector<StoreOp> ops,
     }
     ops.push_back(store_op::AppendEvent{id(), e.seq(), std::move(encoded), at_ms});
     if (e.has_ended()) {
-      ops.push_back(store_op::FinishMatch{id(), e.ended().result(), e.ended().reason(), at_ms,
-                                          moves_of(core_.log())});
+      store_op::FinishMatch finish{id(), e.ended().result(), e.ended().reason(), at_ms,
+                                   moves_of(core_.log())};
+      if (e.ended().ratings_size() == 2) {  // by seat, as rate() made them
+        auto& deltas = finish.ratings.emplace();
+        for (int s = 0; s < 2; ++s) {
+          const v1::RatingChange& c = e.ended().ratings(s);
+          deltas[s] = {{c.before().rating(), c.before().deviation(), c.before().volatility()},
+                       {c.after().rating(), c.after().deviation(), c.after().volatility()}};
+        }
+      }
+      ops.push_back(std::move(finish));
     }
   }
   const std::uint64_t last_seq = events.empty() ? 0 : events.back().seq();

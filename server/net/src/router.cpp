@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "game_history.h"
 #include "inarow/server/identity.h"
 #include "inarow/server/lobby.h"
 #include "inarow/server/match_actor.h"
@@ -88,6 +89,8 @@ struct Router::State : std::enable_shared_from_this<Router::State> {
   Identity identity;
   Lobby lobby;
   Routes routes;
+  // Where the game history is read from the store (null: on the strand).
+  asio::thread_pool* history_readers = nullptr;
   // Set once by shutdown(); read on the strand and, for the routes, from
   // the reading threads.
   std::atomic<bool> shutting_down{false};
@@ -125,6 +128,10 @@ Router::~Router() {
 
 void Router::restore() {
   restore_from_store(state_->store, state_->identity, state_->matches, state_->services);
+}
+
+void Router::read_history_on(asio::thread_pool& readers) {
+  state_->history_readers = &readers;
 }
 
 void Router::receive(ConnectionPtr from, v1::ClientMessage message) {
@@ -318,6 +325,19 @@ void Router::State::on_receive(const ConnectionPtr& from, v1::ClientMessage& msg
       // The asker watches the match from its start.
       identity.watching(from.get())->insert(*id);
       matches.find(*id)->attach(from, std::nullopt, std::nullopt, 0);
+      break;
+    }
+    case v1::ClientMessage::kListGames:
+    case v1::ClientMessage::kGetGame: {
+      // The store is read off the strand; the answer goes from there.
+      auto read = [&store = store, &metrics = metrics, from, player_id, msg = std::move(msg)] {
+        server::send(metrics, from, answer_history(metrics, store, player_id, msg));
+      };
+      if (history_readers) {
+        asio::post(*history_readers, std::move(read));
+      } else {
+        read();
+      }
       break;
     }
     case v1::ClientMessage::kPing: {

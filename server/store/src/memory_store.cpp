@@ -1,5 +1,8 @@
 #include "inarow/server/memory_store.h"
 
+#include <algorithm>
+#include <utility>
+
 namespace inarow::server {
 
 inarow::expected<void, std::string> MemoryStore::write(std::span<const StoreOp> ops) {
@@ -64,6 +67,7 @@ void MemoryStore::apply(const store_op::FinishMatch& op) {
   m.reason = op.reason;
   m.ended_ms = op.ended_ms;
   m.moves = op.moves;
+  m.ratings = op.ratings;
   m.events.clear();  // a finished match is its record
   m.event_ms.clear();
 }
@@ -90,7 +94,44 @@ std::optional<MatchRecord> MemoryStore::load_match(const std::string& id) {
   std::lock_guard lock(mutex_);
   auto it = matches_.find(id);
   if (it == matches_.end()) return std::nullopt;
-  return it->second;
+  MatchRecord m = it->second;
+  if (m.result != 0) name_players(m);
+  return m;
+}
+
+void MemoryStore::name_players(MatchRecord& m) const {
+  if (auto p = players_.find(m.first_id); p != players_.end()) {
+    m.first_name = p->second.name;
+    m.first_bot = p->second.bot;
+  }
+  if (auto p = players_.find(m.second_id); p != players_.end()) {
+    m.second_name = p->second.name;
+    m.second_bot = p->second.bot;
+  }
+}
+
+std::optional<std::vector<MatchRecord>> MemoryStore::list_games(
+    const std::string& player_id, const std::optional<GameCursor>& before, std::size_t limit) {
+  std::lock_guard lock(mutex_);
+  if (!players_.contains(player_id)) return std::nullopt;
+  std::vector<const MatchRecord*> games;
+  for (const auto& [id, m] : matches_) {
+    if (m.result == 0 || (m.first_id != player_id && m.second_id != player_id)) continue;
+    if (before && std::pair(m.ended_ms, m.id) >= std::pair(before->ended_ms, before->id)) continue;
+    games.push_back(&m);
+  }
+  std::sort(games.begin(), games.end(), [](const MatchRecord* a, const MatchRecord* b) {
+    return std::pair(a->ended_ms, a->id) > std::pair(b->ended_ms, b->id);
+  });
+  std::vector<MatchRecord> out;
+  for (std::size_t i = 0; i < games.size() && i < limit; ++i) {
+    MatchRecord m = *games[i];
+    m.plies = static_cast<int>(m.moves.size());
+    m.moves.clear();
+    name_players(m);
+    out.push_back(std::move(m));
+  }
+  return out;
 }
 
 }  // namespace inarow::server

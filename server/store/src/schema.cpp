@@ -21,7 +21,15 @@ std::string matches_table(const char* name) {
   created_ms INTEGER NOT NULL,
   ended_ms INTEGER NOT NULL DEFAULT 0,
   log_from INTEGER NOT NULL DEFAULT 0,
-  record TEXT
+  record TEXT,
+  first_rating_before REAL,
+  first_rd_before REAL,
+  first_rating_after REAL,
+  first_rd_after REAL,
+  second_rating_before REAL,
+  second_rd_before REAL,
+  second_rating_after REAL,
+  second_rd_after REAL
 ) WITHOUT ROWID;
 )sql";
 }
@@ -42,6 +50,9 @@ CREATE TABLE IF NOT EXISTS ratings (
   PRIMARY KEY (player_id, variant)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS matches_live ON matches (log_from) WHERE result = 0;
+CREATE INDEX IF NOT EXISTS matches_by_first ON matches (first_id, ended_ms, id) WHERE result != 0;
+CREATE INDEX IF NOT EXISTS matches_by_second ON matches (second_id, ended_ms, id)
+  WHERE result != 0;
 CREATE TABLE IF NOT EXISTS log (
   id INTEGER PRIMARY KEY,
   match_id TEXT NOT NULL,
@@ -73,6 +84,10 @@ CREATE TABLE IF NOT EXISTS moves (
 const char* const kMatchColumnList =
     "id, variant, kind, rated, initial_ms, increment_ms, first_id, second_id, first_level, "
     "second_level, result, reason, created_ms, ended_ms, log_from";
+
+const char* const kRatingColumnList =
+    "first_rating_before, first_rd_before, first_rating_after, first_rd_after, "
+    "second_rating_before, second_rd_before, second_rating_after, second_rd_after";
 
 const char* const kPruneLog =
     "DELETE FROM log WHERE id < COALESCE((SELECT MIN(log_from) FROM matches WHERE result = 0), "
@@ -117,14 +132,31 @@ DROP TABLE events;
 constexpr const char* kMigrateFrom3 =
     "ALTER TABLE log ADD COLUMN at_ms INTEGER NOT NULL DEFAULT 0;\n";
 
+// Schema 4 → 5: the rating columns (NULL: the games before were not
+// recorded with their changes). The indexes follow in kSchema.
+constexpr const char* kMigrateFrom4 = R"sql(
+ALTER TABLE matches ADD COLUMN first_rating_before REAL;
+ALTER TABLE matches ADD COLUMN first_rd_before REAL;
+ALTER TABLE matches ADD COLUMN first_rating_after REAL;
+ALTER TABLE matches ADD COLUMN first_rd_after REAL;
+ALTER TABLE matches ADD COLUMN second_rating_before REAL;
+ALTER TABLE matches ADD COLUMN second_rd_before REAL;
+ALTER TABLE matches ADD COLUMN second_rating_after REAL;
+ALTER TABLE matches ADD COLUMN second_rd_after REAL;
+)sql";
+
 }  // namespace
 
 std::string setup_script(bool has_schema1_events, bool has_schema2_matches,
-                         bool has_log_without_time) {
+                         bool has_log_without_time, bool has_matches_without_ratings) {
   std::string setup;
   if (has_schema1_events) setup += kMigrateFrom1;                        // schema 1 → 2
   if (!setup.empty() || has_schema2_matches) setup += migrate_from_2();  // schema 2 → 3
   if (has_log_without_time) setup += kMigrateFrom3;                      // schema 3 → 4
+  // (A schema-2 table was rebuilt above with the rating columns.)
+  if (has_matches_without_ratings && !has_schema1_events && !has_schema2_matches) {
+    setup += kMigrateFrom4;  // schema 3 or 4 → 5
+  }
   setup += matches_table("matches");
   setup += kSchema;
   setup += "PRAGMA user_version=" + std::to_string(kSchemaVersion) + ";";

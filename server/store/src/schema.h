@@ -1,4 +1,4 @@
-// The SQLite store's tables: schema 4, and the migrations from the schemas
+// The SQLite store's tables: schema 5, and the migrations from the schemas
 // before it. open_sqlite_store runs them in one transaction.
 #pragma once
 
@@ -22,7 +22,13 @@ namespace inarow::server::sqlite {
 // clocks hold from after the downtime (`clock_from`). Schema-3 rows get
 // at_ms 0, "not known": a match whose last event has no time is charged
 // nothing, as before.
-constexpr int kSchemaVersion = 4;
+//
+// Schema 5 is for the game history: a finished rated game's rating changes
+// (each side's rating and deviation before and after; NULL when unrated) in
+// its match row, which the game's end writes anyway, and an index per seat
+// over finished matches by (player, ended_ms, id), so that a player's games
+// are listed newest first a page at a time from a cursor (keyset paging).
+constexpr int kSchemaVersion = 5;
 
 // Schema 2's columns of the matches table, in the order the store reads them
 // (record follows).
@@ -32,10 +38,15 @@ extern const char* const kMatchColumnList;
 // matches: drop them now and then, inside a batch's transaction.
 extern const char* const kPruneLog;
 
-// What brings a store of the given shape to schema 4: the migrations it
+// The rating columns schema 5 adds to the matches table, in the order the
+// store reads them.
+extern const char* const kRatingColumnList;
+
+// What brings a store of the given shape to schema 5: the migrations it
 // needs, then the tables and indexes (IF NOT EXISTS), then the version.
 // `has_log_without_time`: a schema-2 or -3 log (no at_ms column).
+// `has_matches_without_ratings`: a schema-3 or -4 matches table.
 std::string setup_script(bool has_schema1_events, bool has_schema2_matches,
-                         bool has_log_without_time);
+                         bool has_log_without_time, bool has_matches_without_ratings);
 
 }  // namespace inarow::server::sqlite

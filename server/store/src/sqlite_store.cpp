@@ -6,6 +6,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <chrono>
 #include <limits>
 #include <map>
@@ -27,6 +28,7 @@ using sqlite::decode_record;
 using sqlite::encode_record;
 using sqlite::kMatchColumnList;
 using sqlite::kPruneLog;
+using sqlite::kRatingColumnList;
 using sqlite::kSchemaVersion;
 using sqlite::Statement;
 
@@ -176,6 +178,17 @@ class SqliteStore final : public Store {
     return read_match_record(reader_, id);
   }
 
+  std::optional<std::vector<MatchRecord>> list_games(const std::string& player_id,
+                                                     const std::optional<GameCursor>& before,
+                                                     std::size_t limit) override {
+    if (!reader_) {
+      std::lock_guard lock(mutex_);
+      return read_games(db_, player_id, before, limit);
+    }
+    std::lock_guard lock(reader_mutex_);
+    return read_games(reader_, player_id, before, limit);
+  }
+
   bool exec(const char* sql) {
     return sqlite3_exec(db_, sql, nullptr, nullptr, nullptr) == SQLITE_OK;
   }
@@ -188,10 +201,11 @@ class SqliteStore final : public Store {
  private:
   // One match from the given connection (the caller holds its mutex).
   static std::optional<MatchRecord> read_match_record(sqlite3* db, const std::string& id) {
-    Statement q(db, (kSelectMatches + " WHERE id = ?").c_str());
+    Statement q(db, (kSelectGames + " WHERE m.id = ?").c_str());
     q.bind(1, id);
     if (q.step() != SQLITE_ROW) return std::nullopt;
     MatchRecord m = read_match(q);
+    read_game(q, m);
     if (m.result == 0) {
       Statement log(db, "SELECT blob FROM log WHERE id >= ? AND match_id = ? ORDER BY id");
       log.bind(1, q.integer(kLogFromColumn)).bind(2, id);
@@ -215,10 +229,100 @@ class SqliteStore final : public Store {
     return m;
   }
 
+  // A player's finished games on one seat, newest first, before the cursor
+  // (each seat's index gives them in order); the two seats merged.
+  static std::optional<std::vector<MatchRecord>> read_games(sqlite3* db,
+                                                            const std::string& player_id,
+                                                            const std::optional<GameCursor>& before,
+                                                            std::size_t limit) {
+    {
+      Statement known(db, "SELECT 1 FROM players WHERE id = ?");
+      known.bind(1, player_id);
+      if (known.step() != SQLITE_ROW) return std::nullopt;
+    }
+    std::vector<MatchRecord> out;
+    for (const char* seat : {"m.first_id", "m.second_id"}) {
+      Statement q(db, (kSelectGames + " WHERE " + seat +
+                       " = ? AND m.result != 0 AND (m.ended_ms, m.id) < (?, ?) "
+                       "ORDER BY m.ended_ms DESC, m.id DESC LIMIT ?")
+                          .c_str());
+      const std::string after_all;  // every id sorts after "" at the top end time
+      q.bind(1, player_id);
+      q.bind(2, before ? before->ended_ms : std::numeric_limits<std::int64_t>::max());
+      q.bind(3, before ? before->id : after_all);
+      q.bind(4, static_cast<std::int64_t>(limit));
+      while (q.step() == SQLITE_ROW) {
+        MatchRecord m = read_match(q);
+        read_game(q, m);
+        if (q.type(kRecordColumn) != SQLITE_NULL) {
+          const std::string record = q.text(kRecordColumn);
+          m.plies = static_cast<int>(std::count(record.begin(), record.end(), '\n'));
+        } else {  // finished under schema 2 or earlier
+          Statement n(db, "SELECT COUNT(*) FROM moves WHERE match_id = ?");
+          n.bind(1, m.id);
+          m.plies = n.step() == SQLITE_ROW ? static_cast<int>(n.integer(0)) : 0;
+        }
+        out.push_back(std::move(m));
+      }
+    }
+    std::sort(out.begin(), out.end(), [](const MatchRecord& a, const MatchRecord& b) {
+      return std::pair(a.ended_ms, a.id) > std::pair(b.ended_ms, b.id);
+    });
+    // A bot that played itself is on both seats.
+    out.erase(std::unique(out.begin(), out.end(),
+                          [](const MatchRecord& a, const MatchRecord& b) { return a.id == b.id; }),
+              out.end());
+    if (out.size() > limit) out.resize(limit);
+    return out;
+  }
+
+  // The history's columns of a row of kSelectGames.
+  static void read_game(const Statement& q, MatchRecord& m) {
+    constexpr int r = kRatingsColumn;
+    if (q.type(r) != SQLITE_NULL) {
+      m.ratings.emplace();
+      for (int s = 0; s < 2; ++s) {
+        RatingDelta& d = (*m.ratings)[s];
+        d.before.rating = q.real(r + 4 * s);
+        d.before.deviation = q.real(r + 4 * s + 1);
+        d.after.rating = q.real(r + 4 * s + 2);
+        d.after.deviation = q.real(r + 4 * s + 3);
+        d.before.volatility = d.after.volatility = 0;  // not kept
+      }
+    }
+    m.first_name = q.text(r + 8);
+    m.first_bot = q.integer(r + 9) != 0;
+    m.second_name = q.text(r + 10);
+    m.second_bot = q.integer(r + 11) != 0;
+  }
+
   static inline const std::string kSelectMatches =
       std::string("SELECT ") + kMatchColumnList + ", record FROM matches";
   static constexpr int kLogFromColumn = 14;
   static constexpr int kRecordColumn = 15;
+  // The columns of kSelectMatches (as m.*), then the ratings and the
+  // players' names and kinds.
+  static inline const std::string kSelectGames = [] {
+    std::string select = "SELECT ";
+    std::string_view columns = kMatchColumnList;
+    std::string_view ratings = kRatingColumnList;
+    for (std::string_view list : {columns, std::string_view("record"), ratings}) {
+      while (!list.empty()) {
+        const auto comma = list.find(',');
+        std::string_view name = list.substr(0, comma);
+        while (!name.empty() && name.front() == ' ')
+          name.remove_prefix(1);
+        select += "m.";
+        select += name;
+        select += ", ";
+        list.remove_prefix(comma == std::string_view::npos ? list.size() : comma + 1);
+      }
+    }
+    return select +
+           "p1.name, p1.bot, p2.name, p2.bot FROM matches m "
+           "LEFT JOIN players p1 ON p1.id = m.first_id LEFT JOIN players p2 ON p2.id = m.second_id";
+  }();
+  static constexpr int kRatingsColumn = 16;
 
   static MatchRecord read_match(const Statement& q) {
     MatchRecord m;
@@ -298,13 +402,23 @@ class SqliteStore final : public Store {
   }
   bool apply(const store_op::FinishMatch& op) {
     // One write, on the match's row: its result and its record.
-    auto& s =
-        stmt(finish_match_,
-             "UPDATE matches SET result = ?, reason = ?, ended_ms = ?, record = ? WHERE id = ?");
+    auto& s = stmt(finish_match_,
+                   "UPDATE matches SET result = ?, reason = ?, ended_ms = ?, record = ?, "
+                   "first_rating_before = ?, first_rd_before = ?, first_rating_after = ?, "
+                   "first_rd_after = ?, second_rating_before = ?, second_rd_before = ?, "
+                   "second_rating_after = ?, second_rd_after = ? WHERE id = ?");
     record_text_.clear();
     encode_record(op.moves, record_text_);
     s.bind(1, std::int64_t{op.result}).bind(2, std::int64_t{op.reason}).bind(3, op.ended_ms);
-    s.bind(4, record_text_).bind(5, op.match_id);
+    s.bind(4, record_text_);
+    if (op.ratings) {  // unbound: NULL
+      for (int side = 0; side < 2; ++side) {
+        const RatingDelta& d = (*op.ratings)[side];
+        s.bind(5 + 4 * side, d.before.rating).bind(6 + 4 * side, d.before.deviation);
+        s.bind(7 + 4 * side, d.after.rating).bind(8 + 4 * side, d.after.deviation);
+      }
+    }
+    s.bind(13, op.match_id);
     if (!done(s)) return false;
     if (restored_.erase(op.match_id) != 0) {
       // Its restore's time is no longer needed (a row only for a match
@@ -388,7 +502,12 @@ inarow::expected<std::unique_ptr<Store>, std::string> open_sqlite_store(const st
   const bool log_without_time =
       has_table("log") &&
       !store->integer("SELECT COUNT(*) FROM pragma_table_info('log') WHERE name = 'at_ms'");
-  const std::string setup = sqlite::setup_script(schema1, schema2, log_without_time);
+  const bool matches_without_ratings =
+      has_table("matches") && !schema2 &&
+      !store->integer(
+          "SELECT COUNT(*) FROM pragma_table_info('matches') WHERE name = 'first_rating_before'");
+  const std::string setup =
+      sqlite::setup_script(schema1, schema2, log_without_time, matches_without_ratings);
   if (!store->exec("BEGIN IMMEDIATE")) return failed("set up");
   if (!store->exec(setup.c_str())) {
     auto why = failed(setup.find("matches_v3") != std::string::npos ? "migrate" : "set up");

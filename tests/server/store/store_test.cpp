@@ -266,7 +266,7 @@ TEST(SqliteStore, MigratesASchemaTwoStore) {
                               {MoveRecord{1, "c3", 1000, 2000}, MoveRecord{2, "a1", 900, 2000},
                                MoveRecord{3, "b2", 900, 1800}}}}));
   }
-  EXPECT_EQ(query_text(path, "PRAGMA user_version"), "4");
+  EXPECT_EQ(query_text(path, "PRAGMA user_version"), "5");
   EXPECT_NE(query_text(path, "SELECT sql FROM sqlite_master WHERE name = 'matches'")
                 .find("WITHOUT ROWID"),
             std::string::npos);

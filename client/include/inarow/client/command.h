@@ -38,13 +38,17 @@ struct Command {
     botmatch,  // two bots play; we watch
     move,
     resign,
-    draw,     // offer a draw, or accept the opponent's offer
-    undo,     // ask for a takeback, or accept the opponent's request
-    decline,  // decline a pending draw offer or takeback request, or a rematch offer
-    rematch,  // after a match: play again, sides swapped (or accept the offer of it)
-    board,    // draw the board again
-    moves,    // the moves so far, in pairs: "1. h8 i9  2. ..."
-    sound,    // sound on|off: the terminal bell, remembered in the profile
+    draw,         // offer a draw, or accept the opponent's offer
+    undo,         // ask for a takeback, or accept the opponent's request
+    decline,      // decline a pending draw offer or takeback request, or a rematch offer
+    rematch,      // after a match: play again, sides swapped (or accept the offer of it)
+    board,        // draw the board again
+    moves,        // the moves so far, in pairs: "1. h8 i9  2. ..."
+    sound,        // sound on|off: the terminal bell, remembered in the profile
+    games,        // finished games, newest first: mine, or a player's (code: the player id)
+    replay,       // a finished game's board at a ply (code: id or number from `games`)
+    replay_step,  // next / prev: the replayed game one move on or back (ply: +1 or -1)
+    export_game,  // a finished game as text or .psq, printed or written to a file
     wait,
     quit,
   };
@@ -60,6 +64,9 @@ struct Command {
   bool rated = false;
   bool casual = false;  // said `casual` (a seek is rated unless it is)
   bool on = true;       // sound on|off
+  int ply = -1;         // replay: the position after this many moves (-1: the end)
+  bool psq = false;     // export: Piskvork's record instead of our text
+  std::string file;     // export: where to write it (empty: print it)
   WaitFor wait_for = WaitFor::turn;
 };
 

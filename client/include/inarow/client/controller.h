@@ -86,6 +86,10 @@ class Controller {
   void on_rematch_event(const MatchView& view, const v1::MatchEvent& e);
   void on_match_list(const v1::MatchList& list);
   void on_seek_list(const v1::SeekList& list);
+  void on_game_list(const v1::GameList& list);
+  void on_game_record(const v1::ServerMessage& m, SteadyTime now);
+  void ask_game(const Command& c);
+  void show_replay(int at, SteadyTime now);
 
   MatchView* current();
   const MatchView* current() const;
@@ -118,8 +122,12 @@ class Controller {
   // Ended matches whose opponent offers us a rematch: the offering side.
   std::map<std::string, v1::Side> rematch_offers_;
   std::string current_;
-  std::vector<std::string> listed_;        // ids by number, from the last list
-  std::vector<std::string> seeks_listed_;  // seek ids by number, from the last seeks
+  std::vector<std::string> listed_;                 // ids by number, from the last list
+  std::vector<std::string> seeks_listed_;           // seek ids by number, from the last seeks
+  std::vector<std::string> games_listed_;           // ids by number, from the last `games`
+  std::map<std::uint64_t, Command> game_requests_;  // replay and export, by request id
+  std::optional<v1::GameRecord> replay_;            // the game `next` and `prev` step through
+  int replay_ply_ = 0;
 };
 
 }  // namespace inarow::client

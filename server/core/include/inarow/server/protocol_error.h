@@ -38,7 +38,9 @@ enum class ProtocolError : std::uint8_t {
   match_not_over,
   rematch_made,
   opponent_gone,
-  // 26-35 are spoken for by other wire codes.
+  bad_cursor,
+  unknown_player,
+  // 28-35 are spoken for by other wire codes.
   unknown_seek = 36,
   own_seek,
 };

@@ -35,6 +35,9 @@ class Router {
   Router(const Router&) = delete;
   Router& operator=(const Router&) = delete;
 
+  // The game history (ListGames, GetGame) is read from the store on
+  // `readers`, which must outlive the router's work; unset, on its strand.
+  void read_history_on(boost::asio::thread_pool& readers);
   // Load players and unfinished matches from the store (before serving).
   void restore();
   void receive(ConnectionPtr from, inarow::v1::ClientMessage message);

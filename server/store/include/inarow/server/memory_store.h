@@ -20,6 +20,9 @@ class MemoryStore final : public Store {
   std::vector<MatchRecord> load_unfinished() override;
   std::optional<MatchRecord> load_match(const std::string& id) override;
   std::int64_t last_alive_ms() override;
+  std::optional<std::vector<MatchRecord>> list_games(const std::string& player_id,
+                                                     const std::optional<GameCursor>& before,
+                                                     std::size_t limit) override;
 
   // While set, every write fails and changes nothing.
   void fail_writes(bool fail) { fail_writes_.store(fail); }
@@ -34,6 +37,7 @@ class MemoryStore final : public Store {
   void apply(const store_op::FinishMatch& op);
   void apply(const store_op::Alive& op);
   void apply(const store_op::ClockFrom& op);
+  void name_players(MatchRecord& m) const;  // the caller holds mutex_
 
   mutable std::mutex mutex_;
   std::atomic<bool> fail_writes_{false};

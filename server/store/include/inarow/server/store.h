@@ -16,6 +16,7 @@
 // memory_store.h, and the group-committing writer in store_writer.h.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -53,6 +54,12 @@ struct MoveRecord {
   std::int64_t second_ms = 0;
 };
 
+// One side's rating across a rated game: before it and after it.
+struct RatingDelta {
+  Rating before;
+  Rating after;
+};
+
 struct MatchRecord {
   std::string id;
   std::string variant;
@@ -74,6 +81,20 @@ struct MatchRecord {
   // (0: not known, a store from before schema 4). A ClockFrom for the last
   // event replaces its time.
   std::vector<std::int64_t> event_ms;
+  // Finished games (load_match, list_games): both sides' ratings across a
+  // rated game that ended with a result (by seat), and the players' names
+  // and kinds as the players table has them.
+  std::optional<std::array<RatingDelta, 2>> ratings;
+  std::string first_name, second_name;
+  bool first_bot = false, second_bot = false;
+  int plies = 0;  // list_games: the record's length (its moves are not read)
+};
+
+// Where a page of a player's games ends: the last game's end time and id
+// (games are listed newest first by end time, then by id).
+struct GameCursor {
+  std::int64_t ended_ms = 0;
+  std::string id;
 };
 
 namespace store_op {
@@ -100,6 +121,8 @@ struct FinishMatch {
   int reason = 0;
   std::int64_t ended_ms = 0;
   std::vector<MoveRecord> moves;  // the game's record, in ply order
+  // A rated game's rating changes, by seat (schema 5).
+  std::optional<std::array<RatingDelta, 2>> ratings = std::nullopt;
 };
 // The server is alive at this time (Unix ms): a heartbeat. A restore charges
 // no thinking time past the last one (nor past the last event).
@@ -132,6 +155,11 @@ class Store {
   virtual std::optional<MatchRecord> load_match(const std::string& id) = 0;
   // The last Alive written (0 if none).
   virtual std::int64_t last_alive_ms() = 0;
+  // Up to `limit` of a player's finished games, newest first (by end time,
+  // then id), those strictly before `before` if given; each without its
+  // moves (plies says how many). nullopt: no such player.
+  virtual std::optional<std::vector<MatchRecord>> list_games(
+      const std::string& player_id, const std::optional<GameCursor>& before, std::size_t limit) = 0;
 };
 
 }  // namespace inarow::server

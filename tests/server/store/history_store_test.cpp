@@ -1,0 +1,304 @@
+// The game history in the stores: a player's finished games newest first,
+// paged by a (ended_ms, id) cursor, with each rated game's rating changes
+// and the players' names; a schema-4 store migrated to schema 5. Both
+// stores are held to the same answers.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "inarow/server/memory_store.h"
+#include "inarow/server/sqlite_store.h"
+
+namespace inarow::server {
+namespace {
+
+std::filesystem::path temp_db(const char* name) {
+  auto path = std::filesystem::temp_directory_path() /
+              (std::string(name) + "-" + std::to_string(::getpid()) + ".db");
+  for (const char* suffix : {"", "-wal", "-shm"}) {
+    std::filesystem::remove(path.string() + suffix);
+  }
+  return path;
+}
+
+void run_sql(const std::filesystem::path& path, const char* sql) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.string().c_str(), &db), SQLITE_OK);
+  EXPECT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+  sqlite3_close(db);
+}
+
+// Every row of `sql`, its columns joined by '|', rows by '\n'.
+std::string query_rows(const std::filesystem::path& path, const char* sql) {
+  sqlite3* db = nullptr;
+  std::string out;
+  if (sqlite3_open(path.string().c_str(), &db) == SQLITE_OK) {
+    sqlite3_stmt* q = nullptr;
+    if (sqlite3_prepare_v2(db, sql, -1, &q, nullptr) == SQLITE_OK) {
+      while (sqlite3_step(q) == SQLITE_ROW) {
+        for (int c = 0; c < sqlite3_column_count(q); ++c) {
+          if (c) out += '|';
+          const auto* t = sqlite3_column_text(q, c);
+          out += t ? reinterpret_cast<const char*>(t) : "NULL";
+        }
+        out += '\n';
+      }
+    }
+    sqlite3_finalize(q);
+  }
+  sqlite3_close(db);
+  return out;
+}
+
+MatchRecord game(const std::string& id, const std::string& first, const std::string& second,
+                 std::int64_t created_ms) {
+  MatchRecord m;
+  m.id = id;
+  m.variant = "tictactoe";
+  m.kind = 1;
+  m.rated = true;
+  m.first_id = first;
+  m.second_id = second;
+  m.created_ms = created_ms;
+  return m;
+}
+
+store_op::FinishMatch finish(const std::string& id, std::int64_t ended_ms, int plies) {
+  store_op::FinishMatch f{id, 1, 1, ended_ms, {}};
+  const char* cells[] = {"a1", "b1", "a2", "b2", "a3"};
+  for (int p = 1; p <= plies; ++p)
+    f.moves.push_back(MoveRecord{p, cells[p - 1], 1000 - p, 2000 - p});
+  return f;
+}
+
+// Alice and Bob (and a bot): six finished games with end times out of
+// creation order, two of them ending at the same millisecond, one live
+// game, and one game Alice has no part in.
+std::vector<StoreOp> history_ops() {
+  std::vector<StoreOp> ops = {
+      store_op::SavePlayer{PlayerRecord{"pa", "alice", "h-a", false, {}}},
+      store_op::SavePlayer{PlayerRecord{"pb", "bob", "h-b", false, {}}},
+      store_op::SavePlayer{PlayerRecord{"bot-easy", "Easy bot", "", true, {}}},
+      store_op::SavePlayer{PlayerRecord{"pc", "carol", "h-c", false, {}}},
+  };
+  const char* ids[] = {"g1", "g2", "g3", "g4", "g5", "g6"};
+  const std::int64_t ended[] = {5000, 3000, 7000, 7000, 1000, 9000};
+  for (int i = 0; i < 6; ++i) {
+    const bool alice_first = i % 2 == 0;
+    const std::string other = i == 3 ? "bot-easy" : "pb";
+    ops.push_back(store_op::CreateMatch{
+        game(ids[i], alice_first ? "pa" : other, alice_first ? other : "pa", 100 + i)});
+  }
+  ops.push_back(store_op::CreateMatch{game("live", "pa", "pb", 200)});
+  ops.push_back(store_op::CreateMatch{game("other", "pb", "pc", 300)});
+  for (int i = 0; i < 6; ++i) {
+    auto f = finish(ids[i], ended[i], i % 5 + 1);
+    if (i == 0) {  // rated, with its changes
+      f.ratings = std::array<RatingDelta, 2>{
+          RatingDelta{Rating{1500, 350, 0.06}, Rating{1662.3125, 290.5, 0.06}},
+          RatingDelta{Rating{1500, 350, 0.06}, Rating{1337.6875, 290.5, 0.06}}};
+    }
+    ops.push_back(f);
+  }
+  ops.push_back(finish("other", 8000, 2));
+  return ops;
+}
+
+std::vector<std::string> ids_of(const std::vector<MatchRecord>& games) {
+  std::vector<std::string> out;
+  for (const auto& g : games)
+    out.push_back(g.id);
+  return out;
+}
+
+// What both stores must answer after history_ops.
+void expect_history(Store& store) {
+  auto all = store.list_games("pa", std::nullopt, 10);
+  ASSERT_TRUE(all);
+  // Newest first by end time; g3 and g4 end together: the greater id first.
+  EXPECT_EQ(ids_of(*all), (std::vector<std::string>{"g6", "g4", "g3", "g1", "g2", "g5"}));
+  EXPECT_EQ((*all)[0].plies, 1);  // g6: i = 5, 5 % 5 + 1
+  EXPECT_EQ((*all)[3].plies, 1);  // g1
+  EXPECT_EQ((*all)[2].plies, 3);  // g3
+  EXPECT_TRUE((*all)[0].moves.empty());
+  EXPECT_EQ((*all)[1].first_name, "Easy bot");  // g4: Alice second against the bot
+  EXPECT_TRUE((*all)[1].first_bot);
+  EXPECT_EQ((*all)[1].second_name, "alice");
+  EXPECT_FALSE((*all)[1].second_bot);
+  EXPECT_EQ((*all)[3].ended_ms, 5000);
+
+  // g1's rating changes; the others have none.
+  ASSERT_TRUE((*all)[3].ratings);
+  EXPECT_DOUBLE_EQ((*(*all)[3].ratings)[0].before.rating, 1500);
+  EXPECT_DOUBLE_EQ((*(*all)[3].ratings)[0].after.rating, 1662.3125);
+  EXPECT_DOUBLE_EQ((*(*all)[3].ratings)[0].after.deviation, 290.5);
+  EXPECT_DOUBLE_EQ((*(*all)[3].ratings)[1].after.rating, 1337.6875);
+  EXPECT_FALSE((*all)[0].ratings);
+
+  // Pages of two, each from the last one's cursor, give the same order.
+  std::vector<std::string> paged;
+  std::optional<GameCursor> cursor;
+  int pages = 0;
+  for (;;) {
+    auto page = store.list_games("pa", cursor, 2);
+    ASSERT_TRUE(page);
+    if (page->empty()) break;
+    ++pages;
+    for (const auto& g : *page)
+      paged.push_back(g.id);
+    cursor = GameCursor{page->back().ended_ms, page->back().id};
+  }
+  EXPECT_EQ(pages, 3);
+  EXPECT_EQ(paged, ids_of(*all));
+  // A cursor between the two games that ended together.
+  auto after_g4 = store.list_games("pa", GameCursor{7000, "g4"}, 2);
+  ASSERT_TRUE(after_g4);
+  EXPECT_EQ(ids_of(*after_g4), (std::vector<std::string>{"g3", "g1"}));
+
+  // Bob's games include the one without Alice; Carol has one.
+  auto bob = store.list_games("pb", std::nullopt, 3);
+  ASSERT_TRUE(bob);
+  EXPECT_EQ(ids_of(*bob), (std::vector<std::string>{"g6", "other", "g3"}));
+  auto carol = store.list_games("pc", std::nullopt, 10);
+  ASSERT_TRUE(carol);
+  EXPECT_EQ(ids_of(*carol), (std::vector<std::string>{"other"}));
+  EXPECT_FALSE(store.list_games("nobody", std::nullopt, 10));
+
+  // The whole record of one game, with names and ratings.
+  auto g1 = store.load_match("g1");
+  ASSERT_TRUE(g1);
+  EXPECT_EQ(g1->moves.size(), 1u);
+  EXPECT_EQ(g1->first_name, "alice");
+  EXPECT_EQ(g1->second_name, "bob");
+  ASSERT_TRUE(g1->ratings);
+  EXPECT_DOUBLE_EQ((*g1->ratings)[1].before.deviation, 350);
+}
+
+TEST(HistoryStore, SqliteListsAPlayersGamesNewestFirstByCursor) {
+  const auto path = temp_db("inarow-history-store");
+  {
+    auto store = open_sqlite_store(path.string());
+    ASSERT_TRUE(store) << store.error();
+    auto ops = history_ops();
+    ASSERT_TRUE((*store)->write(ops));
+    expect_history(**store);
+  }
+  // Reopened: the same answers from the file.
+  auto store = open_sqlite_store(path.string());
+  ASSERT_TRUE(store) << store.error();
+  expect_history(**store);
+  // Each seat's page is read from its index, in order, without sorting.
+  const std::string plan = query_rows(
+      path,
+      "EXPLAIN QUERY PLAN SELECT id FROM matches m WHERE m.first_id = 'pa' AND m.result != 0 "
+      "AND (m.ended_ms, m.id) < (9000, 'g9') ORDER BY m.ended_ms DESC, m.id DESC LIMIT 2");
+  EXPECT_NE(plan.find("matches_by_first"), std::string::npos) << plan;
+  EXPECT_EQ(plan.find("TEMP B-TREE"), std::string::npos) << plan;
+}
+
+TEST(HistoryStore, MemoryStoreAnswersAsTheSqliteStoreDoes) {
+  MemoryStore store;
+  auto ops = history_ops();
+  ASSERT_TRUE(store.write(ops));
+  expect_history(store);
+}
+
+// A bot that played itself sits on both seats: its game is listed once.
+TEST(HistoryStore, ABotAgainstItselfIsListedOnce) {
+  auto sqlite = open_sqlite_store(":memory:");
+  ASSERT_TRUE(sqlite) << sqlite.error();
+  MemoryStore memory;
+  for (Store* store : {sqlite->get(), static_cast<Store*>(&memory)}) {
+    std::vector<StoreOp> ops = {
+        store_op::SavePlayer{PlayerRecord{"bot-easy", "Easy bot", "", true, {}}},
+        store_op::CreateMatch{game("b1", "bot-easy", "bot-easy", 1)},
+        finish("b1", 10, 2),
+    };
+    ASSERT_TRUE(store->write(ops));
+    auto games = store->list_games("bot-easy", std::nullopt, 5);
+    ASSERT_TRUE(games);
+    EXPECT_EQ(ids_of(*games), (std::vector<std::string>{"b1"}));
+  }
+}
+
+// A store written by schema 4 opens at schema 5: its finished games list
+// (without rating changes, which schema 4 did not keep), its live match
+// still restores, and a game that ends now files its changes.
+TEST(HistoryStore, MigratesASchemaFourStore) {
+  const auto path = temp_db("inarow-history-migrate4");
+  run_sql(path, R"sql(
+    CREATE TABLE matches (
+      id TEXT PRIMARY KEY, variant TEXT NOT NULL, kind INTEGER NOT NULL, rated INTEGER NOT NULL,
+      initial_ms INTEGER NOT NULL, increment_ms INTEGER NOT NULL, first_id TEXT NOT NULL,
+      second_id TEXT NOT NULL, first_level TEXT NOT NULL, second_level TEXT NOT NULL,
+      result INTEGER NOT NULL DEFAULT 0, reason INTEGER NOT NULL DEFAULT 0,
+      created_ms INTEGER NOT NULL, ended_ms INTEGER NOT NULL DEFAULT 0,
+      log_from INTEGER NOT NULL DEFAULT 0, record TEXT) WITHOUT ROWID;
+    CREATE TABLE players (id TEXT PRIMARY KEY, name TEXT NOT NULL, token_hash TEXT NOT NULL,
+                          bot INTEGER NOT NULL);
+    CREATE TABLE ratings (player_id TEXT NOT NULL, variant TEXT NOT NULL, rating REAL NOT NULL,
+      deviation REAL NOT NULL, volatility REAL NOT NULL, PRIMARY KEY (player_id, variant))
+      WITHOUT ROWID;
+    CREATE INDEX matches_live ON matches (log_from) WHERE result = 0;
+    CREATE TABLE log (id INTEGER PRIMARY KEY, match_id TEXT NOT NULL, seq INTEGER NOT NULL,
+                      blob BLOB NOT NULL, at_ms INTEGER NOT NULL DEFAULT 0);
+    CREATE TABLE alive (id INTEGER PRIMARY KEY CHECK (id = 1), at_ms INTEGER NOT NULL);
+    CREATE TABLE clock_from (match_id TEXT PRIMARY KEY, seq INTEGER NOT NULL,
+                             at_ms INTEGER NOT NULL) WITHOUT ROWID;
+    CREATE TABLE moves (match_id TEXT NOT NULL, ply INTEGER NOT NULL, move TEXT NOT NULL,
+      first_ms INTEGER NOT NULL, second_ms INTEGER NOT NULL, PRIMARY KEY (match_id, ply))
+      WITHOUT ROWID;
+    INSERT INTO players VALUES ('pa', 'alice', 'h', 0), ('pb', 'bob', 'h', 0);
+    INSERT INTO matches VALUES ('m1', 'tictactoe', 1, 1, 0, 0, 'pa', 'pb', '', '', 1, 1, 1, 50, 1,
+                                '1 b2 0 0' || char(10) || '2 a1 0 0' || char(10));
+    INSERT INTO matches VALUES ('m2', 'tictactoe', 1, 1, 0, 0, 'pb', 'pa', '', '', 0, 0, 2, 0, 1,
+                                NULL);
+    INSERT INTO log (id, match_id, seq, blob, at_ms) VALUES (1, 'm2', 1, 'start', 77);
+    PRAGMA user_version=4;
+  )sql");
+  {
+    auto store = open_sqlite_store(path.string());
+    ASSERT_TRUE(store) << store.error();
+    auto live = (*store)->load_unfinished();
+    ASSERT_EQ(live.size(), 1u);
+    EXPECT_EQ(live[0].events, (std::vector<std::string>{"start"}));
+    EXPECT_EQ(live[0].event_ms, (std::vector<std::int64_t>{77}));
+    auto games = (*store)->list_games("pa", std::nullopt, 10);
+    ASSERT_TRUE(games);
+    ASSERT_EQ(ids_of(*games), (std::vector<std::string>{"m1"}));
+    EXPECT_EQ((*games)[0].plies, 2);
+    EXPECT_FALSE((*games)[0].ratings);
+    auto f = finish("m2", 60, 3);
+    f.ratings = std::array<RatingDelta, 2>{
+        RatingDelta{Rating{1500, 200, 0.06}, Rating{1480.5, 190.25, 0.06}},
+        RatingDelta{Rating{1600, 100, 0.06}, Rating{1601.5, 99.5, 0.06}}};
+    ASSERT_TRUE((*store)->write(std::vector<StoreOp>{f}));
+  }
+  EXPECT_EQ(query_rows(path, "PRAGMA user_version"), "5\n");
+  EXPECT_EQ(query_rows(path,
+                       "SELECT id, first_rating_before, first_rd_before, first_rating_after, "
+                       "first_rd_after, second_rating_before, second_rd_before, "
+                       "second_rating_after, second_rd_after FROM matches ORDER BY id"),
+            "m1|NULL|NULL|NULL|NULL|NULL|NULL|NULL|NULL\n"
+            "m2|1500.0|200.0|1480.5|190.25|1600.0|100.0|1601.5|99.5\n");
+  EXPECT_EQ(query_rows(path,
+                       "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE "
+                       "'matches_by_%' ORDER BY name"),
+            "matches_by_first\nmatches_by_second\n");
+  // Opened again: not migrated twice.
+  auto again = open_sqlite_store(path.string());
+  ASSERT_TRUE(again) << again.error();
+  auto games = (*again)->list_games("pa", std::nullopt, 10);
+  ASSERT_TRUE(games);
+  ASSERT_EQ(ids_of(*games), (std::vector<std::string>{"m2", "m1"}));
+  ASSERT_TRUE((*games)[0].ratings);
+  EXPECT_DOUBLE_EQ((*(*games)[0].ratings)[1].after.rating, 1601.5);
+  EXPECT_EQ((*games)[0].first_name, "bob");
+}
+
+}  // namespace
+}  // namespace inarow::server
