@@ -134,7 +134,8 @@ class EvalState {
     if (c[0] == 0 && o[1] == 0) return -value_[c[1]];
     return 0;
   }
-  void exact_update(int cell, int side, int delta) {
+  // Out of line, so that freestyle's update and gain stay as small as they were.
+  [[gnu::noinline]] void exact_update(int cell, int side, int delta) {
     for (std::uint32_t i = table_.first[cell]; i < table_.first[cell + 1]; ++i) {
       const auto id = table_.ids[i];
       auto& c = counts_[id];
@@ -150,7 +151,7 @@ class EvalState {
       score_ += exact_contribution(counts_[id], o);
     }
   }
-  int exact_gain(int cell, Side s) const {
+  [[gnu::noinline]] int exact_gain(int cell, Side s) const {
     const int me = index(s);
     int g = 0;
     for (std::uint32_t i = table_.first[cell]; i < table_.first[cell + 1]; ++i) {
