@@ -1,4 +1,4 @@
-// Variant names ("gomoku", "mnk:M,N,K[,gravity]"): any text either parses to
+// Variant names ("gomoku", "mnk:M,N,K[,gravity][,exact]"): any text either parses to
 // a variant whose canonical name parses back to the same variant, or gives an
 // error whose offset lies within the text.
 #include <cstddef>

@@ -46,7 +46,7 @@ struct MatchOptions {
   bool quiet = false;
 
   void add_to(CLI::App& app) {
-    app.add_option("-v,--variant", variant, "tictactoe | connect4 | gomoku | mnk:M,N,K[,gravity]")
+    app.add_option("-v,--variant", variant, "tictactoe | connect4 | gomoku | gomoku-standard | mnk:M,N,K[,gravity][,exact]")
         ->capture_default_str();
     app.add_option("-n,--games", games, "Games per pairing (rounded up to whole pairs)")
         ->capture_default_str()

@@ -124,10 +124,21 @@ int run_play(const Variant& v, const std::string& level, const std::string& huma
 }
 
 // bench: a fixed search over fixed positions; the node total is the signature.
-int run_bench(int depth_cap, int movetime_ms) {
+// With `standard`, the gomoku positions are searched again under the
+// standard rule (exactly five wins), reported apart from the total.
+int run_bench(int depth_cap, int movetime_ms, bool standard) {
   std::uint64_t total_nodes = 0;
   double total_seconds = 0;
-  for (const auto& set : tools::bench_sets()) {
+  auto sets = tools::bench_sets();
+  const std::size_t counted = sets.size();
+  if (standard)
+    for (const auto& set : tools::bench_sets())
+      if (std::string(set.variant) == "gomoku") sets.push_back({"gomoku-standard", set.depth, set.positions});
+  for (std::size_t i = 0; i < sets.size(); ++i) {
+    const auto& set = sets[i];
+    if (i == counted)
+      std::printf("total nodes %llu  time %.3f s  %.0f nodes/s\n", static_cast<unsigned long long>(total_nodes),
+                  total_seconds, static_cast<double>(total_nodes) / total_seconds);
     const Variant v = *Variant::parse(set.variant);
     Searcher searcher(v, {}, 16);
     std::uint64_t nodes = 0;
@@ -140,14 +151,17 @@ int run_bench(int depth_cap, int movetime_ms) {
       nodes += searcher.search(game, limits).nodes;
     }
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    total_nodes += nodes;
-    total_seconds += seconds;
-    std::printf("%-12s positions %3zu  depth %2d  nodes %12llu  time %7.3f s  %10.0f nodes/s\n",
+    if (i < counted) {
+      total_nodes += nodes;
+      total_seconds += seconds;
+    }
+    std::printf("%-15s positions %3zu  depth %2d  nodes %12llu  time %7.3f s  %10.0f nodes/s\n",
                 set.variant, set.positions.size(), set.depth, static_cast<unsigned long long>(nodes),
                 seconds, static_cast<double>(nodes) / seconds);
   }
-  std::printf("total nodes %llu  time %.3f s  %.0f nodes/s\n",
-              static_cast<unsigned long long>(total_nodes), total_seconds, static_cast<double>(total_nodes) / total_seconds);
+  if (sets.size() == counted)
+    std::printf("total nodes %llu  time %.3f s  %.0f nodes/s\n", static_cast<unsigned long long>(total_nodes),
+                total_seconds, static_cast<double>(total_nodes) / total_seconds);
   if (movetime_ms > 0) {
     // Depth reached in a fixed time on gomoku's middle games.
     const Variant v = Variant::gomoku();
@@ -185,7 +199,7 @@ int main(int argc, char** argv) {
   bool weak = false;
   std::size_t tt_mb = 64;
   auto* solve = app.add_subcommand("solve", "Solve positions read from standard input, one a line");
-  solve->add_option("--variant,-v", variant, "tictactoe, connect4, gomoku or mnk:M,N,K[,gravity]")
+  solve->add_option("--variant,-v", variant, "tictactoe, connect4, gomoku, gomoku-standard or mnk:M,N,K[,gravity][,exact]")
       ->capture_default_str();
   solve->add_flag("--weak", weak, "Only win/draw/loss; the length is printed as '-'");
   solve->add_option("--tt", tt_mb, "Transposition table size in MiB")->capture_default_str()->check(CLI::Range(1, 4096));
@@ -202,6 +216,9 @@ int main(int argc, char** argv) {
   auto* bench = app.add_subcommand("bench", "Deterministic search over fixed positions: node count and speed");
   bench->add_option("--depth", depth_cap, "Cap every search at this depth (0 = the set's own)");
   bench->add_option("--movetime", movetime, "Also report the depth reached on gomoku in this many ms");
+  bool standard = false;
+  bench->add_flag("--standard", standard,
+                  "Also search the gomoku positions under the standard rule (gomoku-standard), outside the total");
 
   try {
     app.parse(argc, argv);
@@ -210,6 +227,6 @@ int main(int argc, char** argv) {
   }
   if (*solve) return run_solve(variant_or_exit(variant), weak, tt_mb);
   if (*play) return run_play(variant_or_exit(variant), level, side, seed);
-  if (*bench) return run_bench(depth_cap, movetime);
+  if (*bench) return run_bench(depth_cap, movetime, standard);
   return 0;
 }

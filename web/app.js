@@ -540,7 +540,8 @@ function variantTitle(name) {
   if (name === 'tictactoe') return 'Tic-tac-toe';
   if (name === 'connect4') return 'Connect four';
   if (name === 'gomoku') return 'Gomoku 15×15';
-  return `${v.width}×${v.height}, ${v.k} in a row${v.gravity ? ', gravity' : ''}`;
+  if (name === 'gomoku-standard') return 'Gomoku 15×15, exactly five';
+  return `${v.width}×${v.height}, ${v.exact ? 'exactly ' : ''}${v.k} in a row${v.gravity ? ', gravity' : ''}`;
 }
 
 const reasons = {
@@ -637,7 +638,7 @@ function variantChoice() {
   const choice = $('#variant').value;
   if (choice !== 'custom') return choice;
   const [m, n, k] = ['#m', '#n', '#k'].map((s) => Number($(s).value));
-  return `mnk:${m},${n},${k}${$('#gravity').checked ? ',gravity' : ''}`;
+  return `mnk:${m},${n},${k}${$('#gravity').checked ? ',gravity' : ''}${$('#exact').checked ? ',exact' : ''}`;
 }
 
 // The input's `required` lets a name of spaces through; the server would

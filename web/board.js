@@ -3,14 +3,16 @@
 
 const SVG = 'http://www.w3.org/2000/svg';
 
-// "tictactoe", "connect4", "gomoku", "mnk:M,N,K[,gravity]" -> shape.
+// "tictactoe", "connect4", "gomoku", "gomoku-standard",
+// "mnk:M,N,K[,gravity][,exact]" -> shape. `exact`: only exactly k wins.
 export function parseVariant(name) {
   if (name === 'tictactoe') return { name, width: 3, height: 3, k: 3, gravity: false };
   if (name === 'connect4') return { name, width: 7, height: 6, k: 4, gravity: true };
   if (name === 'gomoku') return { name, width: 15, height: 15, k: 5, gravity: false };
-  const m = /^mnk:(\d+),(\d+),(\d+)(,gravity)?$/.exec(name || '');
+  if (name === 'gomoku-standard') return { name, width: 15, height: 15, k: 5, gravity: false, exact: true };
+  const m = /^mnk:(\d+),(\d+),(\d+)(,gravity)?(,exact)?$/.exec(name || '');
   if (!m) return null;
-  return { name, width: +m[1], height: +m[2], k: +m[3], gravity: Boolean(m[4]) };
+  return { name, width: +m[1], height: +m[2], k: +m[3], gravity: Boolean(m[4]), exact: Boolean(m[5]) };
 }
 
 // How the board looks: discs in a frame under gravity, X and O on a small

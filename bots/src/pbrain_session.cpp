@@ -42,7 +42,7 @@ PbrainSession::~PbrainSession() = default;
 
 void PbrainSession::start(int width, int height, std::ostream& out) {
   const auto v = Variant::parse("mnk:" + std::to_string(width) + "," + std::to_string(height) +
-                                "," + std::to_string(options_.k));
+                                "," + std::to_string(options_.k) + (exact_ ? ",exact" : ""));
   if (!v) {
     out << "ERROR unsupported size: " << v.error().message << std::endl;
     return;
@@ -55,6 +55,24 @@ void PbrainSession::start(int width, int height, std::ostream& out) {
   game_ = std::make_unique<Game>(*v);
   bot_ = std::move(bot).value();
   out << "OK" << std::endl;
+}
+
+void PbrainSession::set_rule() {
+  if (!game_) return;  // START builds the game under the rule
+  const Variant& old = game_->variant();
+  const auto v =
+      Variant::parse("mnk:" + std::to_string(old.width) + "," + std::to_string(old.height) + "," +
+                     std::to_string(old.k) + (exact_ ? ",exact" : ""));
+  if (!v) return;  // the same size was accepted before
+  auto bot = make_bot(*v, options_.bot, options_.seed);
+  if (!bot) return;
+  // The stones so far, under the new rule (managers send the rule before
+  // the first move; a game it would have ended keeps its moves up to there).
+  Game g(*v);
+  for (Cell c : game_->moves())
+    if (!g.play(c)) break;
+  *game_ = std::move(g);
+  bot_ = std::move(bot).value();
 }
 
 std::optional<Cell> PbrainSession::parse_cell(std::string_view text) const {
@@ -205,6 +223,13 @@ bool PbrainSession::handle(std::string_view raw, std::ostream& out) {
     if (numeric && key == "timeout_turn") timeout_turn_ = v;
     if (numeric && key == "timeout_match") timeout_match_ = v;
     if (numeric && key == "time_left") time_left_ = v;
+    // Bit 1 of the rule: exactly five wins (the standard rule). The other
+    // bits (continuous game, renju, caro) are not ours: those games are
+    // played by the freestyle or standard rule as bit 1 says.
+    if (numeric && key == "rule" && ((v & 1) != 0) != exact_) {
+      exact_ = (v & 1) != 0;
+      set_rule();
+    }
   } else if (cmd == "ABOUT") {
     out << "name=\"inarow\", version=\"0.1\", author=\"inarow\", country=\"-\"" << std::endl;
   } else if (cmd == "END") {

@@ -172,6 +172,7 @@ expected<std::string, std::string> canonical_variant(std::string_view text) {
   if (name == "ttt" || name == "tic-tac-toe" || name == "tictactoe") name = "tictactoe";
   if (name == "c4" || name == "connect-four" || name == "connectfour") name = "connect4";
   if (name == "five" || name == "gomoku") name = "gomoku";
+  if (name == "standard" || name == "gomoku-standard") name = "gomoku-standard";
   auto v = Variant::parse(name);
   if (!v) return unexpected(v.error().message);
   return v->name;
@@ -193,7 +194,8 @@ expected<Command, std::string> parse_command(std::string_view line) {
     c.kind = kind;
     if (words.size() < 2)
       return unexpected(verb +
-                        " wants a variant: tictactoe, connect4, gomoku or mnk:M,N,K[,gravity]");
+                        " wants a variant: tictactoe, connect4, gomoku, gomoku-standard or "
+                        "mnk:M,N,K[,gravity][,exact]");
     auto v = canonical_variant(words[1]);
     if (!v) return unexpected(v.error());
     c.variant = *v;
@@ -276,12 +278,13 @@ expected<Command, std::string> parse_command(std::string_view line) {
 
 const std::vector<std::string_view>& completion_words() {
   static const std::vector<std::string_view> words = {
-      "bot",       "seek",     "cancel",  "create",   "join",     "list",  "watch",  "leave",
-      "games",     "replay",   "export",  "botmatch", "resign",   "draw",  "undo",   "decline",
-      "board",     "moves",    "sound",   "wait",     "help",     "quit",  "on",     "off",
-      "tictactoe", "connect4", "gomoku",  "mnk:",     "beginner", "easy",  "medium", "hard",
-      "expert",    "master",   "first",   "second",   "rated",    "time",  "turn",   "start",
-      "end",       "offer",    "rematch", "seeks",    "accept",   "casual"};
+      "bot",   "seek",     "cancel", "create",    "join",     "list",   "watch",
+      "leave", "games",    "replay", "export",    "botmatch", "resign", "draw",
+      "undo",  "decline",  "board",  "moves",     "sound",    "wait",   "help",
+      "quit",  "on",       "off",    "tictactoe", "connect4", "gomoku", "gomoku-standard",
+      "mnk:",  "beginner", "easy",   "medium",    "hard",     "expert", "master",
+      "first", "second",   "rated",  "time",      "turn",     "start",  "end",
+      "offer", "rematch",  "seeks",  "accept",    "casual"};
   return words;
 }
 
@@ -315,7 +318,9 @@ std::string help_text(bool in_match) {
        "  wait [turn|start|end|offer]                      scripts: pace the input\n"
        "  sound on|off                                     the bell on a start, a move, the end\n"
        "  help, quit\n"
-       "Variants: tictactoe connect4 gomoku mnk:M,N,K[,gravity]\n"
+       "Variants: tictactoe connect4 gomoku gomoku-standard mnk:M,N,K[,gravity][,exact]\n"
+       "  (gomoku: five or more wins; gomoku-standard and ,exact: exactly k, an overline is no "
+       "win)\n"
        "Levels: beginner easy medium hard expert master. 5+3: 5 min + 3 s a move.\n";
   return s;
 }

@@ -19,15 +19,17 @@ Weights Weights::defaults(const Variant& v) {
     return w;
   }
   if (v.k >= 5 && !v.gravity) w.threats = {15, 40, 10, 25};  // hand-set, not tuned yet
-  if (v.k == 5 && !v.gravity) {
+  if (v.k == 5 && !v.gravity && !v.exact) {                  // the shape tables are freestyle's
     // Hand-set, on top of the windows; off until a change of them gains in
     // self-play (bench/gomoku/RESULTS.md: at these weights +35 -45 over 80
     // games, three times these -168 Elo).
     w.shapes = {0, 1, 1, 4, 4, 12, 16, 20, 30, 30};
     w.shapes_on = false;
   }
-  if (v.name == "gomoku") {
-    w.by_count = {0, 1, 8, 27, 28};  // +110 Elo at depth 2; a four is a threat the search sees
+  if (v.name == "gomoku" || v.name == "gomoku-standard") {
+    // +110 Elo at depth 2; a four is a threat the search sees. The standard
+    // rule borrows freestyle's (not tuned for it).
+    w.by_count = {0, 1, 8, 27, 28};
     return w;
   }
   w.by_count.assign(v.k, 0);
@@ -89,13 +91,14 @@ expected<Weights, Error> Weights::parse(const Variant& v, std::string_view text)
       if (value != "shapes" && value != "windows")
         return fail("eval is 'shapes' or 'windows', not '" + std::string(value) + "'");
       if (value == "shapes" && w.shapes.empty())
-        return fail("eval = shapes needs k = 5 without gravity");
+        return fail("eval = shapes needs k = 5 without gravity (freestyle)");
       w.shapes_on = value == "shapes";
       continue;
     }
     if (const auto* key = std::find(std::begin(kShapeKeys), std::end(kShapeKeys), name);
         key != std::end(kShapeKeys)) {
-      if (w.shapes.empty()) return fail("'" + std::string(name) + "' needs k = 5 without gravity");
+      if (w.shapes.empty())
+        return fail("'" + std::string(name) + "' needs k = 5 without gravity (freestyle)");
       int x = 0;
       auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), x);
       if (ec != std::errc{} || ptr != value.data() + value.size())

@@ -208,7 +208,8 @@ std::vector<Cell> Game::winning_line() const {
   const Cell last = last_move();
   if (last == kNoCell || outcome() == Outcome::ongoing || outcome() == Outcome::draw) return {};
   const auto winner = at(variant_.col(last), variant_.row(last));
-  // Walk the four lines through the winning move; the first long enough wins.
+  // Walk the four lines through the winning move; the first long enough wins
+  // (under the standard rule, the first of exactly k).
   static constexpr int kSteps[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
   for (const auto& [dc, dr] : kSteps) {
     std::vector<Cell> line{last};
@@ -220,7 +221,8 @@ std::vector<Cell> Game::winning_line() const {
         r += sign * dr;
       }
     }
-    if (static_cast<int>(line.size()) >= variant_.k) {
+    const int length = static_cast<int>(line.size());
+    if (variant_.exact ? length == variant_.k : length >= variant_.k) {
       std::sort(line.begin(), line.end());
       return line;
     }

@@ -78,7 +78,7 @@ class Core {
         tt_(tt),
         windows_(v),
         eval_(windows_, weights),
-        shape_{geo_->directions, v.k},
+        shape_{geo_->directions, v.k, v.exact},
         vcf_(shape_, geo_->board) {
     // Centre-first: cells nearer the middle order first among equals.
     for (int c = 0; c < v.width; ++c)

@@ -138,9 +138,11 @@ struct ShapeTable {
   }
 };
 
-// Whether a variant is scored by shapes when asked to be.
+// Whether a variant is scored by shapes when asked to be. The tables are
+// freestyle's (a run of five or more wins), so the standard rule keeps the
+// windows.
 inline bool shapes_fit(const Variant& v) {
-  return v.k == 5 && !v.gravity;
+  return v.k == 5 && !v.gravity && !v.exact;
 }
 
 // Cell classes from the four lines through a cell, for one side.

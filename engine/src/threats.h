@@ -14,6 +14,11 @@
 // A window here is a run of cells along one of the four directions; its
 // cells must all lie on the board (the empty mask has only board cells), so
 // the spare bit above each column and shifts past an edge stop a window.
+//
+// Under the standard rule (LineShape::exact) only exactly k wins, so a
+// window counts only when the cells just outside it hold no own stone: its
+// completion would otherwise be an overline, no win. Freestyle skips that
+// test on a branch taken once per call.
 #pragma once
 
 #include <array>
@@ -29,11 +34,13 @@ template <int W>
 struct LineShape {
   std::array<int, 4> directions{};  // bit distance between neighbours on a line
   int k = 5;
+  bool exact = false;  // the standard rule: only exactly k wins
 };
 
 // Empty cells where a stone of `own` completes k in a line.
 template <int W>
 Bitboard<W> five_cells(const LineShape<W>& g, const Bitboard<W>& own, const Bitboard<W>& empty) {
+  if (g.exact) return exact_line_completions<0>(own, g.directions, g.k) & empty;
   return line_completions<0>(own, g.directions, g.k) & empty;
 }
 
@@ -58,21 +65,35 @@ Bitboard<W> five_cells_through(const LineShape<W>& g, const Bitboard<W>& own,
   assert(own.test(c));
   Bitboard<W> result;
   const int need = g.k - 1;
+  // Under the standard rule the runs are counted one further, so that a
+  // run that would make more than k is seen as such.
+  const int limit = g.exact ? g.k : need;
   for (int d : g.directions) {
-    const int back = run_length(own, c - d, -d, need);
-    const int ahead_run = run_length(own, c + d, d, need);
+    const int back = run_length(own, c - d, -d, limit);
+    const int ahead_run = run_length(own, c + d, d, limit);
     const int run = back + ahead_run + 1;
     for (const int step : {-d, d}) {
       const int x = step < 0 ? c - (back + 1) * d : c + (ahead_run + 1) * d;
       if (x < 0 || x >= Bitboard<W>::kBits || !empty.test(x)) continue;
-      if (run + run_length(own, x + step, step, need) >= need) result.set(x);
+      const int made = run + run_length(own, x + step, step, limit);
+      if (g.exact ? made == need : made >= need) result.set(x);
     }
   }
   return result;
 }
 
+// Cells p with an own stone `steps` cells ahead along d (p + steps * d), one
+// step at a time (never a shift of a whole word or more).
+template <int W>
+Bitboard<W> own_ahead(Bitboard<W> own, int d, int steps) {
+  for (int i = 0; i < steps; ++i)
+    own = own >> d;
+  return own;
+}
+
 // Empty cells where a stone of `own` makes a four: some window of k through
 // the cell holds k-2 own stones and two empty cells (the cell and one more).
+// Under the standard rule the cells just outside the window hold no own stone.
 template <int W>
 Bitboard<W> four_cells(const LineShape<W>& g, const Bitboard<W>& own, const Bitboard<W>& empty) {
   using Board = Bitboard<W>;
@@ -96,6 +117,7 @@ Bitboard<W> four_cells(const LineShape<W>& g, const Bitboard<W>& own, const Bitb
       one |= e;
     }
     Board starts = all & two & ~three;
+    if (g.exact) starts &= ~(own << d) & ~(own_ahead(own, d, g.k));
     if (starts.none()) continue;
     for (int i = 0; i < g.k; ++i) {
       if (i > 0) starts = starts << d;
@@ -109,7 +131,9 @@ Bitboard<W> four_cells(const LineShape<W>& g, const Bitboard<W>& own, const Bitb
 // k-1 inner cells are own or empty, exactly `inner_empty` (1 or 2) of them
 // empty. Cell i of the window is one step d further each time (never a
 // shift of a whole word or more); the empties are counted bit-sliced,
-// saturating at three.
+// saturating at three. Under the standard rule the cells just outside the
+// window hold no own stone (either five of its straight four would be an
+// overline).
 template <int W>
 Bitboard<W> open_windows(const LineShape<W>& g, const Bitboard<W>& mine_or_empty,
                          const Bitboard<W>& empty, int d, int inner_empty) {
@@ -127,7 +151,14 @@ Bitboard<W> open_windows(const LineShape<W>& g, const Bitboard<W>& mine_or_empty
     one |= e;
   }
   const Board exact = inner_empty == 1 ? one & ~two : two & ~three;
-  return starts & (e >> d) & exact;  // the far end, cell k, empty too
+  starts &= (e >> d) & exact;  // the far end, cell k, empty too
+  if (g.exact && starts.any()) {
+    // Both fives of the straight four must be exactly k: no own stone just
+    // outside the window, at cell -1 or cell k + 1.
+    const Board own = mine_or_empty & ~empty;
+    starts &= ~(own << d) & ~own_ahead(own, d, g.k + 1);
+  }
+  return starts;
 }
 
 // Empty cells where a stone of `own` makes a three: some window of k+1

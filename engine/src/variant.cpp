@@ -15,6 +15,9 @@ Variant Variant::connect4() {
 Variant Variant::gomoku() {
   return {"gomoku", 15, 15, 5, false};
 }
+Variant Variant::gomoku_standard() {
+  return {"gomoku-standard", 15, 15, 5, false, true};
+}
 
 int Variant::words() const {
   const int bits = span();
@@ -36,14 +39,16 @@ expected<Variant, Error> Variant::parse(std::string_view text) {
   if (text == "tictactoe") return tictactoe();
   if (text == "connect4") return connect4();
   if (text == "gomoku") return gomoku();
+  if (text == "gomoku-standard") return gomoku_standard();
 
   constexpr std::string_view prefix = "mnk:";
   if (text.substr(0, prefix.size()) != prefix)
     return unexpected(bad(ErrorCode::unknown_variant, 0,
                           "unknown variant '" + json::echo(text) +
-                              "' (expected tictactoe, connect4, gomoku or mnk:M,N,K[,gravity])"));
+                              "' (expected tictactoe, connect4, gomoku, gomoku-standard or "
+                              "mnk:M,N,K[,gravity][,exact])"));
 
-  // mnk:M,N,K[,gravity]
+  // mnk:M,N,K[,gravity][,exact]
   int values[3] = {};
   std::size_t pos = prefix.size();
   for (int i = 0; i < 3; ++i) {
@@ -60,13 +65,21 @@ expected<Variant, Error> Variant::parse(std::string_view text) {
       ++pos;
     }
   }
-  bool gravity = false;
-  if (pos < text.size()) {
-    if (text.substr(pos) != ",gravity")
-      return unexpected(bad(
-          ErrorCode::bad_variant, pos,
-          "unexpected '" + json::echo(text.substr(pos)) + "' (only ',gravity' may follow M,N,K)"));
+  // The options, each at most once and in this order, so that one game has
+  // one spelling.
+  bool gravity = false, exact = false;
+  const std::string_view rest = text.substr(pos);
+  if (rest == ",gravity") {
     gravity = true;
+  } else if (rest == ",exact") {
+    exact = true;
+  } else if (rest == ",gravity,exact") {
+    gravity = exact = true;
+  } else if (!rest.empty()) {
+    return unexpected(
+        bad(ErrorCode::bad_variant, pos,
+            "unexpected '" + json::echo(rest) +
+                "' (only ',gravity', ',exact' or ',gravity,exact' may follow M,N,K)"));
   }
   const auto [m, n, k] = values;
   if (m < 1 || m > kMaxSide || n < 1 || n > kMaxSide)
@@ -75,10 +88,11 @@ expected<Variant, Error> Variant::parse(std::string_view text) {
   if (k < 2 || (k > m && k > n))
     return unexpected(
         bad(ErrorCode::bad_variant, prefix.size(), "k must be at least 2 and fit on the board"));
-  Variant v{std::string(text), m, n, k, gravity};
+  Variant v{std::string(text), m, n, k, gravity, exact};
   // Well-known shapes keep their own names, so one game has one spelling.
-  for (const Variant& known : {tictactoe(), connect4(), gomoku()})
-    if (known.width == m && known.height == n && known.k == k && known.gravity == gravity)
+  for (const Variant& known : {tictactoe(), connect4(), gomoku(), gomoku_standard()})
+    if (known.width == m && known.height == n && known.k == k && known.gravity == gravity &&
+        known.exact == exact)
       return known;
   return v;
 }

@@ -4,6 +4,12 @@
 // over windows holding stones of one side only of weight[count], positive for
 // the first player. Placing a stone touches at most 4k windows, so the score is
 // kept up to date on make/undo instead of recounted at the leaves.
+//
+// Under the standard rule (exactly k wins) a window whose completion would
+// touch an own stone just outside either end makes only an overline: it
+// counts for a side only while neither outer cell holds that side's stone.
+// The outer cells are counted apart, and only for such variants, so that
+// freestyle's loops stay as they were.
 #pragma once
 
 #include <algorithm>
@@ -20,25 +26,39 @@ namespace inarow::detail {
 struct WindowTable {
   int k = 0;
   int count = 0;
-  std::vector<std::uint32_t> first;    // per cell: its windows are ids[first[c] .. first[c+1])
+  bool exact = false;                // the standard rule: only exactly k wins
+  std::vector<std::uint32_t> first;  // per cell: its windows are ids[first[c] .. first[c+1])
   std::vector<std::uint16_t> ids;
+  // Under the standard rule, per cell: the windows it lies just outside of,
+  // outer_ids[outer_first[c] .. outer_first[c+1]). Empty otherwise.
+  std::vector<std::uint32_t> outer_first;
+  std::vector<std::uint16_t> outer_ids;
 
-  explicit WindowTable(const Variant& v) : k(v.k) {
-    std::vector<std::vector<std::uint16_t>> per_cell(v.span());
+  explicit WindowTable(const Variant& v) : k(v.k), exact(v.exact) {
+    std::vector<std::vector<std::uint16_t>> per_cell(v.span()), outer(v.span());
     static constexpr int kSteps[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
     for (int c = 0; c < v.width; ++c)
       for (int r = 0; r < v.height; ++r)
         for (const auto& [dc, dr] : kSteps) {
           if (!v.on_board(c + (k - 1) * dc, r + (k - 1) * dr)) continue;
+          const auto id = static_cast<std::uint16_t>(count);
           for (int i = 0; i < k; ++i)
-            per_cell[v.cell(c + i * dc, r + i * dr)].push_back(static_cast<std::uint16_t>(count));
+            per_cell[v.cell(c + i * dc, r + i * dr)].push_back(id);
+          if (exact)
+            for (int i : {-1, k})
+              if (v.on_board(c + i * dc, r + i * dr))
+                outer[v.cell(c + i * dc, r + i * dr)].push_back(id);
           ++count;
         }
-    first.push_back(0);
-    for (const auto& list : per_cell) {
-      ids.insert(ids.end(), list.begin(), list.end());
-      first.push_back(static_cast<std::uint32_t>(ids.size()));
-    }
+    const auto flatten = [](const auto& lists, auto& starts, auto& flat) {
+      starts.push_back(0);
+      for (const auto& list : lists) {
+        flat.insert(flat.end(), list.begin(), list.end());
+        starts.push_back(static_cast<std::uint32_t>(flat.size()));
+      }
+    };
+    flatten(per_cell, first, ids);
+    if (exact) flatten(outer, outer_first, outer_ids);
   }
 };
 
@@ -47,6 +67,7 @@ class EvalState {
   EvalState(const WindowTable& table, const Weights& w) : table_(table) {
     set_weights(w);
     counts_.assign(table_.count, {0, 0});
+    if (table_.exact) outer_.assign(table_.count, {0, 0});
   }
 
   void set_weights(const Weights& w) {
@@ -60,8 +81,10 @@ class EvalState {
   // Recount from a game's moves, the first player's first.
   void reset(std::span<const std::uint16_t> moves) {
     std::fill(counts_.begin(), counts_.end(), std::array<std::uint8_t, 2>{0, 0});
+    std::fill(outer_.begin(), outer_.end(), std::array<std::uint8_t, 2>{0, 0});
     score_ = 0;
-    for (std::size_t i = 0; i < moves.size(); ++i) add(moves[i], static_cast<Side>(i & 1));
+    for (std::size_t i = 0; i < moves.size(); ++i)
+      add(moves[i], static_cast<Side>(i & 1));
   }
 
   void add(int cell, Side s) { update(cell, index(s), +1); }
@@ -73,12 +96,15 @@ class EvalState {
   // How much placing a stone of `s` on `cell` would gain for s: its own
   // windows grow and the opponent's windows through the cell die.
   int gain(int cell, Side s) const {
+    if (table_.exact) return exact_gain(cell, s);
     const int me = index(s);
     int g = 0;
     for (std::uint32_t i = table_.first[cell]; i < table_.first[cell + 1]; ++i) {
       const auto& c = counts_[table_.ids[i]];
-      if (c[1 - me] == 0) g += value_[c[me] + 1] - value_[c[me]] + (c[me] + 1 == table_.k ? 1000 : 0);
-      else if (c[me] == 0) g += value_[c[1 - me]];
+      if (c[1 - me] == 0)
+        g += value_[c[me] + 1] - value_[c[me]] + (c[me] + 1 == table_.k ? 1000 : 0);
+      else if (c[me] == 0)
+        g += value_[c[1 - me]];
     }
     return g;
   }
@@ -91,6 +117,7 @@ class EvalState {
     return 0;
   }
   void update(int cell, int side, int delta) {
+    if (table_.exact) return exact_update(cell, side, delta);
     for (std::uint32_t i = table_.first[cell]; i < table_.first[cell + 1]; ++i) {
       auto& c = counts_[table_.ids[i]];
       score_ -= contribution(c);
@@ -99,10 +126,57 @@ class EvalState {
     }
   }
 
+  // The standard rule's versions: a side's window counts only while no
+  // stone of that side lies just outside it.
+  int exact_contribution(const std::array<std::uint8_t, 2>& c,
+                         const std::array<std::uint8_t, 2>& o) const {
+    if (c[1] == 0 && o[0] == 0) return value_[c[0]];
+    if (c[0] == 0 && o[1] == 0) return -value_[c[1]];
+    return 0;
+  }
+  // Out of line, so that freestyle's update and gain stay as small as they were.
+  [[gnu::noinline]] void exact_update(int cell, int side, int delta) {
+    for (std::uint32_t i = table_.first[cell]; i < table_.first[cell + 1]; ++i) {
+      const auto id = table_.ids[i];
+      auto& c = counts_[id];
+      score_ -= exact_contribution(c, outer_[id]);
+      c[side] = static_cast<std::uint8_t>(c[side] + delta);
+      score_ += exact_contribution(c, outer_[id]);
+    }
+    for (std::uint32_t i = table_.outer_first[cell]; i < table_.outer_first[cell + 1]; ++i) {
+      const auto id = table_.outer_ids[i];
+      auto& o = outer_[id];
+      score_ -= exact_contribution(counts_[id], o);
+      o[side] = static_cast<std::uint8_t>(o[side] + delta);
+      score_ += exact_contribution(counts_[id], o);
+    }
+  }
+  [[gnu::noinline]] int exact_gain(int cell, Side s) const {
+    const int me = index(s);
+    int g = 0;
+    for (std::uint32_t i = table_.first[cell]; i < table_.first[cell + 1]; ++i) {
+      const auto id = table_.ids[i];
+      const auto& c = counts_[id];
+      const auto& o = outer_[id];
+      if (c[1 - me] == 0 && o[me] == 0)
+        g += value_[c[me] + 1] - value_[c[me]] + (c[me] + 1 == table_.k ? 1000 : 0);
+      else if (c[me] == 0 && o[1 - me] == 0)
+        g += value_[c[1 - me]];
+    }
+    // A stone just outside its own live window spoils it.
+    for (std::uint32_t i = table_.outer_first[cell]; i < table_.outer_first[cell + 1]; ++i) {
+      const auto id = table_.outer_ids[i];
+      const auto& c = counts_[id];
+      if (c[1 - me] == 0 && outer_[id][me] == 0) g -= value_[c[me]];
+    }
+    return g;
+  }
+
   const WindowTable& table_;
   Weights weights_;
   std::vector<int> value_;  // by stone count, 0..k (a full window is a win, scored 0 here)
   std::vector<std::array<std::uint8_t, 2>> counts_;
+  std::vector<std::array<std::uint8_t, 2>> outer_;  // standard rule: own stones just outside
   int score_ = 0;
 };
 

@@ -109,3 +109,53 @@ TEST(Pbrain, RectangularBoardsAndErrors) {
 
 }  // namespace
 }  // namespace inarow::bots
+
+namespace inarow::bots {
+namespace {
+
+// INFO rule bit 1 (exactly five wins) plays the standard rule. The brain
+// (field 1) has 0,0 1,0 2,0 3,0 and 5,0: 4,0 makes six. The manager's
+// stones (field 2) 0,5 1,5 2,5 3,5 threaten 4,5, exactly five. Freestyle:
+// the brain wins at 4,0. Standard: 4,0 is nothing, so it blocks 4,5.
+std::string answer_under_rule(const char* rule) {
+  std::ostringstream out;
+  PbrainSession s(PbrainOptions{*BotSpec::parse("depth=2"), 5, 1, std::chrono::milliseconds(0)});
+  s.handle("START 15", out);
+  if (rule) s.handle(std::string("INFO rule ") + rule, out);
+  s.handle("BOARD", out);
+  for (const char* line :
+       {"0,0,1", "0,5,2", "1,0,1", "1,5,2", "2,0,1", "2,5,2", "3,0,1", "3,5,2", "5,0,1", "10,10,2"})
+    s.handle(line, out);
+  out.str("");
+  s.handle("DONE", out);
+  EXPECT_EQ(s.game()->variant().name,
+            rule && std::string(rule) == "1" ? "gomoku-standard" : "gomoku");
+  auto a = out.str();
+  if (!a.empty() && a.back() == '\n') a.pop_back();
+  return a;
+}
+
+TEST(Pbrain, InfoRuleOnePlaysExactlyFive) {
+  EXPECT_EQ(answer_under_rule(nullptr), "4,0");
+  EXPECT_EQ(answer_under_rule("0"), "4,0");
+  EXPECT_EQ(answer_under_rule("4"), "4,0");  // renju alone: not ours, freestyle
+  EXPECT_EQ(answer_under_rule("1"), "4,5");
+}
+
+// A rule sent after START keeps the stones on the board.
+TEST(Pbrain, InfoRuleAfterMovesKeepsThem) {
+  std::ostringstream out;
+  PbrainSession s(PbrainOptions{*BotSpec::parse("depth=1"), 5, 1, std::chrono::milliseconds(0)});
+  s.handle("START 15", out);
+  s.handle("TURN 7,7", out);
+  ASSERT_EQ(s.game()->ply(), 2);
+  s.handle("INFO rule 1", out);
+  EXPECT_TRUE(s.game()->variant().exact);
+  EXPECT_EQ(s.game()->ply(), 2);
+  s.handle("INFO rule 0", out);
+  EXPECT_FALSE(s.game()->variant().exact);
+  EXPECT_EQ(s.game()->ply(), 2);
+}
+
+}  // namespace
+}  // namespace inarow::bots

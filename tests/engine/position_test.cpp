@@ -82,7 +82,9 @@ TEST(Position, KeysDependOnStonesNotOrder) {
 
 TEST(Position, WinningCellsMatchABruteForceCheck) {
   std::mt19937 rng(11);
-  for (const Variant& v : {Variant::connect4(), Variant::gomoku(), *Variant::parse("mnk:10,7,3")}) {
+  for (const Variant& v : {Variant::connect4(), Variant::gomoku(), *Variant::parse("mnk:10,7,3"),
+                          Variant::gomoku_standard(), *Variant::parse("mnk:10,7,3,exact"),
+                          *Variant::parse("mnk:7,6,4,gravity,exact")}) {
     for (int trial = 0; trial < 30; ++trial) {
       Game game(v);
       while (!game.over() && game.ply() < 20) {
@@ -125,7 +127,8 @@ namespace {
 TEST(Position, LineThroughTheLastMoveMatchesTheWholeBoard) {
   std::mt19937 rng(5);
   for (const char* name : {"tictactoe", "connect4", "gomoku", "mnk:19,19,5", "mnk:20,20,5", "mnk:2,20,2",
-                           "mnk:19,2,3,gravity", "mnk:8,7,4"}) {
+                           "mnk:19,2,3,gravity", "mnk:8,7,4", "gomoku-standard", "mnk:8,7,4,exact",
+                           "mnk:19,2,3,gravity,exact", "mnk:20,20,5,exact"}) {
     const Variant v = *Variant::parse(name);
     for (int trial = 0; trial < 40; ++trial) {
       Game game(v);

@@ -2,6 +2,8 @@
 // line on standard input (START, RECTSTART, BEGIN, TURN, BOARD ... DONE, INFO,
 // TAKEBACK, RESTART, ABOUT, END) and reads the answers on standard output.
 // Coordinates are "x,y" from 0 with x the column and y the row from the top.
+// INFO rule: bit 1 (exactly five wins) plays the standard rule; the other
+// bits are not ours and change nothing.
 #pragma once
 
 #include <chrono>
@@ -44,6 +46,7 @@ class PbrainSession {
   std::optional<Cell> parse_cell(std::string_view text) const;
   std::string format_cell(Cell c) const;
   std::chrono::milliseconds budget() const;
+  void set_rule();  // the game and bot again, under exact_
 
   PbrainOptions options_;
   std::unique_ptr<Game> game_;
@@ -53,6 +56,7 @@ class PbrainSession {
   std::int64_t timeout_turn_ = 0;            // 0: no per-move limit given
   std::int64_t timeout_match_ = 0;
   std::int64_t time_left_ = -1;  // -1: not given
+  bool exact_ = false;           // INFO rule bit 1: exactly five wins
 };
 
 // Read commands from `in` until END or end of input.

@@ -67,14 +67,51 @@ Bitboard<W> line_completions(const Bitboard<W>& own, const std::array<int, 4>& d
   }
   return result;
 }
+
+// line_completions for the standard rule: cells that complete a line of
+// exactly k, the cell beyond each end of it not own. A cell that completes
+// k + 1 or more on one line may still complete exactly k on another.
+template <int K, int W>
+Bitboard<W> exact_line_completions(const Bitboard<W>& own, const std::array<int, 4>& directions,
+                                   int k = K) {
+  using Board = Bitboard<W>;
+  assert(k >= 1 && k <= Variant::kMaxSide && (K == 0 || k == K));
+  Board result;
+  for (int d : directions) {
+    // above[i]: own on exactly the i cells ahead (the next one is not own).
+    std::array<std::array<std::uint64_t, W>, K ? K : Variant::kMaxSide> above;
+    Board run = ~Board{};
+    Board shifted = own >> d;
+    for (int i = 0; i < k; ++i) {
+      if (i > 0) {
+        run &= shifted;
+        shifted = shifted >> d;
+      }
+      above[i] = (run & ~shifted).w;
+    }
+    // below: own on exactly the j cells behind.
+    Board below = ~Board{};
+    shifted = own << d;
+    for (int j = 0; j < k; ++j) {
+      if (j > 0) {
+        below &= shifted;
+        shifted = shifted << d;
+      }
+      Board a;
+      a.w = above[k - 1 - j];
+      result |= below & ~shifted & a;
+    }
+  }
+  return result;
+}
 }  // namespace detail
 
 // Masks derived from a Variant once and shared by all positions of it.
 template <int W>
 struct Geometry {
   Variant variant;
-  Bitboard<W> board;   // every cell of the board
-  Bitboard<W> bottom;  // the lowest cell of every column
+  Bitboard<W> board;                // every cell of the board
+  Bitboard<W> bottom;               // the lowest cell of every column
   std::array<int, 4> directions{};  // bit distance between neighbours on a line
   // Every shift a line test makes stays below 64 bits (true for connect
   // four and most one-word boards; not for tall thin ones).
@@ -122,11 +159,12 @@ class Position {
   // Take back the last move.
   void undo();
 
-  // Empty board cells where a stone of `s` would complete a line of k. Under
-  // gravity these may not be playable yet.
+  // Empty board cells where a stone of `s` would complete a line of k
+  // (exactly k under the standard rule). Under gravity these may not be
+  // playable yet.
   Board winning_cells(Side s) const { return winning_cells(stones_[index(s)]); }
   Board winning_cells(const Board& own) const;
-  // True if `own` holds k in a line anywhere.
+  // True if `own` holds k in a line anywhere (exactly k: the standard rule).
   bool has_line(const Board& own) const;
   // True if `own` holds k in a line through cell c: the win check after a
   // move, which only needs to look along the four lines through it.
@@ -166,7 +204,8 @@ Geometry<W>::Geometry(Variant v) : variant(std::move(v)) {
   assert(variant.span() <= Bitboard<W>::kBits);
   for (int c = 0; c < variant.width; ++c) {
     bottom.set(variant.cell(c, 0));
-    for (int r = 0; r < variant.height; ++r) board.set(variant.cell(c, r));
+    for (int r = 0; r < variant.height; ++r)
+      board.set(variant.cell(c, r));
   }
   const int s = variant.stride();
   directions = {1, s, s + 1, s - 1};  // vertical, horizontal, two diagonals
@@ -228,6 +267,9 @@ bool Position<W>::has_line(const Board& own) const {
       len *= 2;
     }
     if (len < k) run &= run >> ((k - len) * d);
+    // The standard rule: a run of k with no own stone just before or just
+    // after it.
+    if (geo_->variant.exact) run &= ~(own << d) & ~(own >> (k * d));
     if (run.any()) return true;
   }
   return false;
@@ -239,10 +281,24 @@ bool Position<W>::has_line_through(const Board& own, Cell c) const {
   // Step along each line from c both ways. The spare bit above every column
   // is never a stone, so a step off the top or bottom of a column stops the
   // walk just as the board's edge does.
+  if (geo_->variant.exact) {
+    // The standard rule: the whole run counts, and only exactly k wins.
+    for (int d : geo_->directions) {
+      int run = 1;
+      for (int x = c + d; x < span && own.test(x) && run <= k; x += d)
+        ++run;
+      for (int x = c - d; x >= 0 && own.test(x) && run <= k; x -= d)
+        ++run;
+      if (run == k) return true;
+    }
+    return false;
+  }
   for (int d : geo_->directions) {
     int run = 1;
-    for (int x = c + d; x < span && own.test(x) && run < k; x += d) ++run;
-    for (int x = c - d; x >= 0 && own.test(x) && run < k; x -= d) ++run;
+    for (int x = c + d; x < span && own.test(x) && run < k; x += d)
+      ++run;
+    for (int x = c - d; x >= 0 && own.test(x) && run < k; x -= d)
+      ++run;
     if (run >= k) return true;
   }
   return false;
@@ -250,12 +306,22 @@ bool Position<W>::has_line_through(const Board& own, Cell c) const {
 
 template <int W>
 typename Position<W>::Board Position<W>::winning_cells(const Board& own) const {
+  if (geo_->variant.exact) {
+    if (geo_->variant.k == 5)
+      return detail::exact_line_completions<5>(own, geo_->directions) & geo_->board & ~occupied();
+    return detail::exact_line_completions<0>(own, geo_->directions, geo_->variant.k) & geo_->board &
+           ~occupied();
+  }
   // The common line lengths get a fully unrolled version.
   switch (geo_->variant.k) {
-    case 3: return winning_cells_k<3>(own);
-    case 4: return winning_cells_k<4>(own);
-    case 5: return winning_cells_k<5>(own);
-    default: break;
+    case 3:
+      return winning_cells_k<3>(own);
+    case 4:
+      return winning_cells_k<4>(own);
+    case 5:
+      return winning_cells_k<5>(own);
+    default:
+      break;
   }
   return detail::line_completions<0>(own, geo_->directions, geo_->variant.k) & geo_->board &
          ~occupied();

@@ -10,8 +10,12 @@
 namespace inarow {
 
 enum class Side : unsigned char { first = 0, second = 1 };
-constexpr Side opponent(Side s) { return s == Side::first ? Side::second : Side::first; }
-constexpr int index(Side s) { return static_cast<int>(s); }
+constexpr Side opponent(Side s) {
+  return s == Side::first ? Side::second : Side::first;
+}
+constexpr int index(Side s) {
+  return static_cast<int>(s);
+}
 
 // A cell is a bit index in the column-major layout of bitboard.h:
 // col * (height + 1) + row, with (0, 0) the bottom-left cell "a1".
@@ -21,16 +25,23 @@ constexpr Cell kNoCell = -1;
 struct Variant {
   static constexpr int kMaxSide = 20;  // Gomocup plays on 20x20
 
-  std::string name;  // canonical: "tictactoe", "connect4", "gomoku", "mnk:9,9,4[,gravity]"
-  int width = 3;     // columns
-  int height = 3;    // rows
-  int k = 3;         // stones in a line that win (k or more: freestyle)
+  // canonical: "tictactoe", "connect4", "gomoku", "gomoku-standard",
+  // "mnk:9,9,4[,gravity][,exact]"
+  std::string name;
+  int width = 3;   // columns
+  int height = 3;  // rows
+  int k = 3;       // stones in a line that win (k or more: freestyle)
   bool gravity = false;
+  // The standard rule: only a line of exactly k wins; k + 1 or more in a row
+  // (an overline) is no win, for either side.
+  bool exact = false;
 
   static Variant tictactoe();
   static Variant connect4();
   static Variant gomoku();
-  // "tictactoe", "connect4", "gomoku" or "mnk:M,N,K[,gravity]" (M columns, N rows).
+  static Variant gomoku_standard();  // 15x15, exactly five wins
+  // "tictactoe", "connect4", "gomoku", "gomoku-standard" or
+  // "mnk:M,N,K[,gravity][,exact]" (M columns, N rows; the options in that order).
   static expected<Variant, Error> parse(std::string_view text);
 
   int stride() const { return height + 1; }
