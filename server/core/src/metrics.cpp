@@ -65,6 +65,7 @@ std::string Metrics::render() const {
   out += "# HELP inarow_errors_total Errors sent to clients, by code.\n";
   out += "# TYPE inarow_errors_total counter\n";
   for (int e = 1; e < kProtocolErrorCount; ++e) {
+    if (to_string(static_cast<ProtocolError>(e)) == "unknown") continue;  // an unused code
     out += fmt::format("inarow_errors_total{{code=\"{}\"}} {}\n",
                        to_string(static_cast<ProtocolError>(e)), errors[e].load());
   }

@@ -11,6 +11,8 @@ static_assert(static_cast<int>(ProtocolError::too_many_matches) ==
               inarow::v1::ERROR_TOO_MANY_MATCHES);
 static_assert(static_cast<int>(ProtocolError::opponent_gone) == inarow::v1::ERROR_OPPONENT_GONE);
 static_assert(static_cast<int>(ProtocolError::rate_limited) == inarow::v1::ERROR_RATE_LIMITED);
+static_assert(static_cast<int>(ProtocolError::wrong_password) == inarow::v1::ERROR_WRONG_PASSWORD);
+static_assert(static_cast<int>(ProtocolError::unknown_player) == inarow::v1::ERROR_UNKNOWN_PLAYER);
 static_assert(inarow::v1::ErrorCode_ARRAYSIZE == kProtocolErrorCount);
 
 std::string_view to_string(ProtocolError e) {
@@ -67,6 +69,14 @@ std::string_view to_string(ProtocolError e) {
       return "rematch_made";
     case ProtocolError::opponent_gone:
       return "opponent_gone";
+    case ProtocolError::wrong_password:
+      return "wrong_password";
+    case ProtocolError::name_taken:
+      return "name_taken";
+    case ProtocolError::weak_password:
+      return "weak_password";
+    case ProtocolError::unknown_player:
+      return "unknown_player";
   }
   return "unknown";
 }

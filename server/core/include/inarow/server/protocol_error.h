@@ -38,8 +38,14 @@ enum class ProtocolError : std::uint8_t {
   match_not_over,
   rematch_made,
   opponent_gone,
+  // 26-27 are another feature's.
+  wrong_password = 28,
+  name_taken,
+  weak_password,
+  unknown_player,
 };
-inline constexpr int kProtocolErrorCount = static_cast<int>(ProtocolError::opponent_gone) + 1;
+// One past the largest code (codes without a name in between are unused).
+inline constexpr int kProtocolErrorCount = static_cast<int>(ProtocolError::unknown_player) + 1;
 
 std::string_view to_string(ProtocolError e);
 

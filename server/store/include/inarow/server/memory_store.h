@@ -34,6 +34,8 @@ class MemoryStore final : public Store {
   void apply(const store_op::FinishMatch& op);
   void apply(const store_op::Alive& op);
   void apply(const store_op::ClockFrom& op);
+  void apply(const store_op::SaveAccount& op);
+  void apply(const store_op::AddDevice& op);
 
   mutable std::mutex mutex_;
   std::atomic<bool> fail_writes_{false};
