@@ -198,6 +198,12 @@ void Controller::on_message(const v1::ServerMessage& m, SteadyTime now) {
     case v1::ServerMessage::kMatchList:
       on_match_list(m.match_list());
       break;
+    case v1::ServerMessage::kProfile:
+      on_profile(m.profile());
+      break;
+    case v1::ServerMessage::kLeaderboard:
+      on_leaderboard(m.leaderboard());
+      break;
     case v1::ServerMessage::kBye:
       say("bye reason=" + quote(m.bye().reason()),
           paint("The server is going away: " + m.bye().reason(), sgr::note, options_.style));
@@ -546,6 +552,39 @@ void Controller::on_match_list(const v1::MatchList& list) {
   }
 }
 
+void Controller::on_profile(const v1::Profile& p) {
+  const std::string what = p.bot() ? "bot" : p.account() ? "account" : "guest";
+  say("profile id=" + p.player_id() + " name=" + quote(p.name()) + " kind=" + what +
+          " variants=" + std::to_string(p.ratings_size()),
+      p.name() + " (" + what + ", " + p.player_id() + ")" +
+          (p.ratings_size() == 0 ? ": no rated games yet" : ":"));
+  for (const auto& r : p.ratings()) {
+    const std::string rating = std::to_string(static_cast<int>(r.rating().rating() + 0.5));
+    const std::string rd = std::to_string(static_cast<int>(r.rating().deviation() + 0.5));
+    say("rating variant=" + r.variant() + " rating=" + rating + " rd=" + rd +
+            " games=" + std::to_string(r.games()),
+        "  " + r.variant() + "  " + rating + " ±" + rd + "  (" + std::to_string(r.games()) +
+            " rated games)");
+  }
+}
+
+void Controller::on_leaderboard(const v1::Leaderboard& b) {
+  say("leaderboard variant=" + b.variant() + " total=" + std::to_string(b.total()) +
+          " min_games=" + std::to_string(b.min_games()),
+      b.entries_size() == 0 ? "Nobody has " + std::to_string(b.min_games()) + " rated games of " +
+                                  b.variant() + " yet."
+                            : "Leaderboard, " + b.variant() + " (at least " +
+                                  std::to_string(b.min_games()) + " rated games):");
+  for (const auto& e : b.entries()) {
+    const std::string rating = std::to_string(static_cast<int>(e.rating().rating() + 0.5));
+    say("rank n=" + std::to_string(e.rank()) + " id=" + e.player_id() + " name=" + quote(e.name()) +
+            " bot=" + (e.bot() ? "1" : "0") + " rating=" + rating +
+            " games=" + std::to_string(e.games()),
+        "  " + std::to_string(e.rank()) + ". " + e.name() + (e.bot() ? " [bot]" : "") + "  " +
+            rating + "  (" + std::to_string(e.games()) + " games)");
+  }
+}
+
 // ---------------------------------------------------------------- input
 
 void Controller::on_line(std::string line) {
@@ -720,6 +759,14 @@ void Controller::execute(const Command& c) {
       return;
     case K::list:
       m.mutable_list_matches();
+      send(std::move(m), c.kind);
+      return;
+    case K::profile:
+      m.mutable_get_profile()->set_name(c.code);  // empty: one's own
+      send(std::move(m), c.kind);
+      return;
+    case K::top:
+      m.mutable_get_leaderboard()->set_variant(c.variant);
       send(std::move(m), c.kind);
       return;
     case K::botmatch: {

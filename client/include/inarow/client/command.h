@@ -43,6 +43,8 @@ struct Command {
     board,    // draw the board again
     moves,    // the moves so far, in pairs: "1. h8 i9  2. ..."
     sound,    // sound on|off: the terminal bell, remembered in the profile
+    profile,  // a player's ratings: by account or bot name, or one's own
+    top,      // a variant's leaderboard
     wait,
     quit,
   };

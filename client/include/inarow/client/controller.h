@@ -85,6 +85,8 @@ class Controller {
   void on_event(const v1::MatchEvent& e, SteadyTime now);
   void on_rematch_event(const MatchView& view, const v1::MatchEvent& e);
   void on_match_list(const v1::MatchList& list);
+  void on_profile(const v1::Profile& profile);
+  void on_leaderboard(const v1::Leaderboard& board);
 
   MatchView* current();
   const MatchView* current() const;
