@@ -51,10 +51,17 @@ v1::ClientMessage leaderboard_message(const std::string& variant, std::uint32_t 
   return m;
 }
 
-// A rated tic-tac-toe game against a bot, resigned at once: the player's
-// rating changes (a loss). Returns the rating after it.
+// A rated tic-tac-toe game against a bot, resigned once both sides have
+// moved (before that a game is aborted, unrated): the player's rating
+// changes (a loss). Returns the rating after it.
 v1::Rating lose_to_bot(WsClient& c, const std::string& level = "easy") {
   const std::string id = expect_match_ack(c.play_bot("tictactoe", level));
+  expect_ack(c.move(id, "a1"));
+  auto reply = c.next_until([&](const v1::ServerMessage& s) {
+    return s.has_event() && s.event().match_id() == id && s.event().has_move_made() &&
+           s.event().move_made().ply() == 2;
+  });
+  EXPECT_TRUE(reply) << "the bot did not answer";
   expect_ack(c.request(resign_message(id)));
   auto end = c.next_until([&](const v1::ServerMessage& s) {
     return s.has_event() && s.event().match_id() == id && s.event().kind_case() == Kind::kEnded;
