@@ -714,6 +714,12 @@ test('an account: protect the name in one browser, sign in from another, the sam
   await waitFor(second, () => /wrong password/.test(document.querySelector('#name-error').textContent));
   await second.locator('#password').fill('quinn plays well');
   await second.locator('#enter').click();
+  // Signed in, the new device is shown the game the player just finished
+  // (it ended within the reconnect grace), as the first device would be.
+  await waitFor(second, () => document.body.dataset.connection === 'connected');
+  await gameView(second).waitFor();
+  assert.equal(await second.locator('#game-view').getAttribute('data-turn'), 'over');
+  await second.locator('#leave').click();
   await second.locator('#lobby-view').waitFor();
   assert.equal(await second.locator('#me').innerText(), 'Quinn');
   await second.locator('#my-profile').click();
