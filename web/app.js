@@ -7,6 +7,7 @@ import { matchFromState, applyEvent, applyRematchEvent, clockLeft, timed } from 
 import * as sound from './sound.js';
 import * as seeks from './seeks.js';
 import { initHistory, refreshMyGames, openReplay } from './history.js';
+import { initAccount, welcomed } from './account.js';
 
 const $ = (sel) => document.querySelector(sel);
 const store = {
@@ -27,6 +28,7 @@ const replayPath = /^\/game\/([^/]+)$/.exec(location.pathname);
 let pendingReplay = replayPath ? decodeURIComponent(replayPath[1]) : null;
 
 const conn = new Connection(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
+initAccount(conn, () => me);
 let me = null;          // {playerId, name}
 let game = null;        // the match on screen: a MatchState plus what events added
 let watching = false;   // on screen as a spectator
@@ -102,7 +104,8 @@ async function greet(who) {
       setStatus('');
       return showName();
     }
-    if (e.code === 'ERROR_BAD_REQUEST' && who.name !== undefined) {
+    const refusals = ['ERROR_BAD_REQUEST', 'ERROR_NAME_TAKEN', 'ERROR_WRONG_PASSWORD', 'ERROR_UNKNOWN_PLAYER', 'ERROR_RATE_LIMITED'];
+    if (refusals.includes(e.code) && who.name !== undefined) {
       // The server refused the name (a control character, a bot's name…): say why on the form.
       showName();
       $('#name-error').textContent = e.message;
@@ -118,6 +121,7 @@ async function greet(who) {
   if (w.token) store.token = w.token;
   localStorage.setItem('inarow.name', w.name);
   me = { playerId: w.playerId, name: w.name };
+  welcomed(w);
   $('#me').textContent = w.name;
   setStatus('');
   // Forget cursors of matches the server no longer sends; a match that
@@ -659,7 +663,9 @@ $('#name-form').addEventListener('submit', async (e) => {
     error.hidden = false;
     return;
   }
-  await greet({ name });
+  const password = $('#password').value;
+  $('#password').value = '';
+  await greet(password ? { name, password } : { name });
 });
 
 $('#variant').addEventListener('change', () => {

@@ -253,6 +253,14 @@ expected<Command, std::string> parse_command(std::string_view line) {
     c.on = what == "on";
     return c;
   }
+  if (verb == "profile" || verb == "whois") {
+    c.kind = K::profile;
+    // The rest of the line: names may hold spaces.
+    for (std::size_t i = 1; i < words.size(); ++i)
+      c.code += (i > 1 ? " " : "") + words[i];
+    return c;
+  }
+  if (verb == "top" || verb == "leaderboard") return with_variant(K::top, 0);
   if (verb == "quit" || verb == "exit" || verb == "bye") return no_args(K::quit);
   if (verb == "wait") {
     c.kind = K::wait;
@@ -278,13 +286,13 @@ expected<Command, std::string> parse_command(std::string_view line) {
 
 const std::vector<std::string_view>& completion_words() {
   static const std::vector<std::string_view> words = {
-      "bot",   "seek",     "cancel", "create",    "join",     "list",   "watch",
-      "leave", "games",    "replay", "export",    "botmatch", "resign", "draw",
-      "undo",  "decline",  "board",  "moves",     "sound",    "wait",   "help",
-      "quit",  "on",       "off",    "tictactoe", "connect4", "gomoku", "gomoku-standard",
-      "mnk:",  "beginner", "easy",   "medium",    "hard",     "expert", "master",
-      "first", "second",   "rated",  "time",      "turn",     "start",  "end",
-      "offer", "rematch",  "seeks",  "accept",    "casual"};
+      "bot",   "seek",     "cancel", "create",    "join",     "list",    "watch",
+      "leave", "games",    "replay", "export",    "botmatch", "resign",  "draw",
+      "undo",  "decline",  "board",  "moves",     "sound",    "wait",    "help",
+      "quit",  "on",       "off",    "tictactoe", "connect4", "gomoku",  "gomoku-standard",
+      "mnk:",  "beginner", "easy",   "medium",    "hard",     "expert",  "master",
+      "first", "second",   "rated",  "time",      "turn",     "start",   "end",
+      "offer", "rematch",  "seeks",  "accept",    "casual",   "profile", "top"};
   return words;
 }
 
@@ -317,6 +325,7 @@ std::string help_text(bool in_match) {
        "  export N|ID [psq] [FILE]                         a game as text or .psq\n"
        "  wait [turn|start|end|offer]                      scripts: pace the input\n"
        "  sound on|off                                     the bell on a start, a move, the end\n"
+       "  profile [NAME], top VARIANT                      ratings: a player's, a leaderboard\n"
        "  help, quit\n"
        "Variants: tictactoe connect4 gomoku gomoku-standard mnk:M,N,K[,gravity][,exact]\n"
        "  (gomoku: five or more wins; gomoku-standard and ,exact: exactly k, an overline is no "

@@ -211,6 +211,12 @@ void Controller::on_message(const v1::ServerMessage& m, SteadyTime now) {
     case v1::ServerMessage::kGameRecord:
       on_game_record(m, now);
       break;
+    case v1::ServerMessage::kProfile:
+      on_profile(m.profile());
+      break;
+    case v1::ServerMessage::kLeaderboard:
+      on_leaderboard(m.leaderboard());
+      break;
     case v1::ServerMessage::kBye:
       say("bye reason=" + quote(m.bye().reason()),
           paint("The server is going away: " + m.bye().reason(), sgr::note, options_.style));
@@ -707,6 +713,39 @@ void Controller::on_seek_list(const v1::SeekList& list) {
   }
 }
 
+void Controller::on_profile(const v1::Profile& p) {
+  const std::string what = p.bot() ? "bot" : p.account() ? "account" : "guest";
+  say("profile id=" + p.player_id() + " name=" + quote(p.name()) + " kind=" + what +
+          " variants=" + std::to_string(p.ratings_size()),
+      p.name() + " (" + what + ", " + p.player_id() + ")" +
+          (p.ratings_size() == 0 ? ": no rated games yet" : ":"));
+  for (const auto& r : p.ratings()) {
+    const std::string rating = std::to_string(static_cast<int>(r.rating().rating() + 0.5));
+    const std::string rd = std::to_string(static_cast<int>(r.rating().deviation() + 0.5));
+    say("rating variant=" + r.variant() + " rating=" + rating + " rd=" + rd +
+            " games=" + std::to_string(r.games()),
+        "  " + r.variant() + "  " + rating + " ±" + rd + "  (" + std::to_string(r.games()) +
+            " rated games)");
+  }
+}
+
+void Controller::on_leaderboard(const v1::Leaderboard& b) {
+  say("leaderboard variant=" + b.variant() + " total=" + std::to_string(b.total()) +
+          " min_games=" + std::to_string(b.min_games()),
+      b.entries_size() == 0 ? "Nobody has " + std::to_string(b.min_games()) + " rated games of " +
+                                  b.variant() + " yet."
+                            : "Leaderboard, " + b.variant() + " (at least " +
+                                  std::to_string(b.min_games()) + " rated games):");
+  for (const auto& e : b.entries()) {
+    const std::string rating = std::to_string(static_cast<int>(e.rating().rating() + 0.5));
+    say("rank n=" + std::to_string(e.rank()) + " id=" + e.player_id() + " name=" + quote(e.name()) +
+            " bot=" + (e.bot() ? "1" : "0") + " rating=" + rating +
+            " games=" + std::to_string(e.games()),
+        "  " + std::to_string(e.rank()) + ". " + e.name() + (e.bot() ? " [bot]" : "") + "  " +
+            rating + "  (" + std::to_string(e.games()) + " games)");
+  }
+}
+
 // ---------------------------------------------------------------- input
 
 void Controller::on_line(std::string line) {
@@ -914,6 +953,14 @@ void Controller::execute(const Command& c) {
       }
       show_replay(std::clamp(replay_ply_ + c.ply, 0, replay_->moves_size()),
                   std::chrono::steady_clock::now());
+      return;
+    case K::profile:
+      m.mutable_get_profile()->set_name(c.code);  // empty: one's own
+      send(std::move(m), c.kind);
+      return;
+    case K::top:
+      m.mutable_get_leaderboard()->set_variant(c.variant);
+      send(std::move(m), c.kind);
       return;
     case K::botmatch: {
       auto* b = m.mutable_start_bot_match();

@@ -813,3 +813,55 @@ test('My games lists a finished bot game; its replay steps by click and keys, do
   await page.context().close();
   await friend.context().close();
 });
+
+test('an account: protect the name in one browser, sign in from another, the same rating', async () => {
+  const first = await newPlayer('Quinn');
+  await startBotGame(first, { variant: 'tictactoe' });
+  await playToTheEnd(first);
+  await first.locator('#leave').click();
+  await first.locator('#lobby-view').waitFor();
+  await first.locator('#new-password').fill('quinn plays well');
+  await first.locator('#protect').click();
+  await waitFor(first, () => /protected/.test(document.querySelector('#password-note').textContent));
+  await first.locator('#my-profile').click();
+  const rating = first.locator('#profile-ratings li[data-variant="tictactoe"]');
+  await rating.waitFor();
+  const seen = await rating.innerText();
+  assert.match(seen, /^tictactoe: \d+ ±\d+ \(1 rated games\)$/);
+  assert.equal(await first.locator('#profile-kind').innerText(), 'account');
+
+  // Another browser context: no token; the name and the password sign in.
+  const context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+  const second = await context.newPage();
+  second.errors = [];
+  second.on('pageerror', (e) => second.errors.push(e));
+  await second.goto(base + '/');
+  await second.locator('#name').fill('quinn');
+  await second.locator('#password').fill('wrong password');
+  await second.locator('#enter').click();
+  await waitFor(second, () => /wrong password/.test(document.querySelector('#name-error').textContent));
+  await second.locator('#password').fill('quinn plays well');
+  await second.locator('#enter').click();
+  // Signed in, the new device is shown the game the player just finished
+  // (it ended within the reconnect grace), as the first device would be.
+  await waitFor(second, () => document.body.dataset.connection === 'connected');
+  await gameView(second).waitFor();
+  assert.equal(await second.locator('#game-view').getAttribute('data-turn'), 'over');
+  await second.locator('#leave').click();
+  await second.locator('#lobby-view').waitFor();
+  assert.equal(await second.locator('#me').innerText(), 'Quinn');
+  await second.locator('#my-profile').click();
+  const there = second.locator('#profile-ratings li[data-variant="tictactoe"]');
+  await there.waitFor();
+  assert.equal(await there.innerText(), seen);
+  // A new guest cannot take the name.
+  const third = await browser.newContext();
+  const guest = await third.newPage();
+  await guest.goto(base + '/');
+  await guest.locator('#name').fill('QUINN');
+  await guest.locator('#enter').click();
+  await waitFor(guest, () => /is an account's/.test(document.querySelector('#name-error').textContent));
+  assertNoErrors(first);
+  assertNoErrors(second);
+  for (const page of [first, second, guest]) await page.context().close();
+});

@@ -14,6 +14,7 @@ static_assert(static_cast<int>(ProtocolError::unknown_player) == inarow::v1::ERR
 static_assert(static_cast<int>(ProtocolError::unknown_seek) == inarow::v1::ERROR_UNKNOWN_SEEK);
 static_assert(static_cast<int>(ProtocolError::own_seek) == inarow::v1::ERROR_OWN_SEEK);
 static_assert(static_cast<int>(ProtocolError::rate_limited) == inarow::v1::ERROR_RATE_LIMITED);
+static_assert(static_cast<int>(ProtocolError::wrong_password) == inarow::v1::ERROR_WRONG_PASSWORD);
 static_assert(inarow::v1::ErrorCode_ARRAYSIZE == kProtocolErrorCount);
 
 std::string_view to_string(ProtocolError e) {
@@ -74,6 +75,12 @@ std::string_view to_string(ProtocolError e) {
       return "bad_cursor";
     case ProtocolError::unknown_player:
       return "unknown_player";
+    case ProtocolError::wrong_password:
+      return "wrong_password";
+    case ProtocolError::name_taken:
+      return "name_taken";
+    case ProtocolError::weak_password:
+      return "weak_password";
     case ProtocolError::unknown_seek:
       return "unknown_seek";
     case ProtocolError::own_seek:

@@ -12,12 +12,65 @@ namespace inarow::server {
 namespace asio = boost::asio;
 namespace v1 = ::inarow::v1;
 
+namespace {
+
+Player make_player(std::string id, std::string name, std::string token_hash, bool bot) {
+  Player p;
+  p.id = std::move(id);
+  p.name = std::move(name);
+  p.token_hash = std::move(token_hash);
+  p.bot = bot;
+  return p;
+}
+
+PlayerRecord make_record(const Player& p) {
+  PlayerRecord r;
+  r.id = p.id;
+  r.name = p.name;
+  r.token_hash = p.token_hash;
+  r.bot = p.bot;
+  return r;
+}
+
+}  // namespace
+
 Identity::Identity(Strand strand, StoreWriter& writer, Metrics& metrics, MatchRegistry& matches)
     : strand_(std::move(strand)), writer_(writer), metrics_(metrics), matches_(matches) {}
 
 void Identity::restore(const PlayerRecord& p) {
   if (!p.token_hash.empty()) tokens_[p.token_hash] = p.id;
-  players_[p.id] = Player{p.id, p.name, p.token_hash, p.bot, {}, {}};
+  for (const std::string& device : p.device_token_hashes)
+    tokens_[device] = p.id;
+  Player& player = players_[p.id] = make_player(p.id, p.name, p.token_hash, p.bot);
+  if (!p.password_hash.empty()) {
+    player.password_hash = p.password_hash;
+    player.name_key = p.name_key;
+    player.account_since_ms = p.account_since_ms;
+    accounts_[p.name_key] = p.id;
+  }
+}
+
+const std::string* Identity::account_holder(const std::string& key) const {
+  auto it = accounts_.find(key);
+  return it == accounts_.end() ? nullptr : &it->second;
+}
+
+bool Identity::claim(const std::string& key, const std::string& player_id) {
+  auto [it, added] = accounts_.try_emplace(key, player_id);
+  return added || it->second == player_id;
+}
+
+void Identity::unclaim(const std::string& key, const std::string& player_id) {
+  auto it = accounts_.find(key);
+  if (it != accounts_.end() && it->second == player_id) accounts_.erase(it);
+}
+
+std::vector<const Player*> Identity::bots() const {
+  std::vector<const Player*> out;
+  for (const auto& [id, p] : players_) {
+    if (p.bot) out.push_back(&p);
+  }
+  return out;
 }
 
 void Identity::send_error(const ConnectionPtr& to, std::uint64_t request_id,
@@ -41,6 +94,16 @@ void Identity::hello(const ConnectionPtr& connection, const v1::ClientMessage& m
                      hello.protocol_version(), static_cast<int>(v1::PROTOCOL_VERSION_CURRENT))});
     return;
   }
+  if (!hello.password().empty()) {
+    if (!hello.token().empty()) {
+      send_error(
+          connection, rid,
+          {ProtocolError::bad_request, "a password signs in by name: send the name and no token"});
+      return;
+    }
+    sign_in_(connection, msg, std::move(owner), std::move(replay));
+    return;
+  }
   if (!hello.token().empty()) {
     auto t = tokens_.find(hash_token(hello.token()));
     if (t == tokens_.end()) {
@@ -56,11 +119,19 @@ void Identity::hello(const ConnectionPtr& connection, const v1::ClientMessage& m
     return;
   }
   std::string name = std::move(*checked);
+  if (accounts_.contains(name_key(name))) {
+    send_error(connection, rid,
+               {ProtocolError::name_taken,
+                fmt::format("the name \"{}\" is an account's: sign in with its password, or "
+                            "choose another",
+                            name)});
+    return;
+  }
   // A new identity: stored before the player hears of it.
   const std::string id = new_player_id();
   const std::string token = new_token();
-  Player entry{id, name, hash_token(token), false, {}, {}};
-  PlayerRecord rec{id, name, entry.token_hash, false, {}};
+  Player entry = make_player(id, name, hash_token(token), false);
+  PlayerRecord rec = make_record(entry);
   greeting_[connection.get()];
   writer_.submit({store_op::SavePlayer{std::move(rec)}},
                  [this, owner = std::move(owner), replay = std::move(replay), connection, rid,
@@ -88,7 +159,8 @@ bool Identity::hold(Connection* connection, v1::ClientMessage& message) {
 }
 
 void Identity::welcome(const ConnectionPtr& connection, Player& player, std::uint64_t request_id,
-                       bool resumed, const v1::Hello& hello, const std::string& token) {
+                       bool resumed, const v1::Hello& hello, const std::string& token,
+                       bool signed_in) {
   const bool was_away = live_connections(player).empty();
   connections_[connection.get()] = ConnectionEntry{connection, player.id, {}};
   player.connections.push_back(connection);
@@ -108,6 +180,8 @@ void Identity::welcome(const ConnectionPtr& connection, Player& player, std::uin
     if (!match->over.load(std::memory_order_relaxed)) ++live;
   }
   w->set_games_in_play(live);
+  w->set_account(!player.password_hash.empty());
+  w->set_signed_in(signed_in);
   // Live matches, and apart from them the ones that ended lately: an ended
   // match lingers in the registry (and in player.matches) for the reconnect
   // grace so that a player who was away still gets its end.
@@ -156,8 +230,8 @@ Player& Identity::bot(std::string_view level) {
   const std::string id = bot_id(level);
   auto it = players_.find(id);
   if (it != players_.end()) return it->second;
-  Player entry{id, std::string(level) + " bot", {}, true, {}, {}};
-  writer_.submit({store_op::SavePlayer{PlayerRecord{id, entry.name, {}, true, {}}}});
+  Player entry = make_player(id, std::string(level) + " bot", {}, true);
+  writer_.submit({store_op::SavePlayer{make_record(entry)}});
   return players_[id] = std::move(entry);
 }
 

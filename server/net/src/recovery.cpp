@@ -68,6 +68,8 @@ int restore_from_store(Store& store, Identity& identity, MatchRegistry& matches,
   for (PlayerRecord& p : store.load_players()) {
     for (auto& [variant, r] : p.ratings)
       services->ratings.set(p.id, variant, r);
+    for (auto& [variant, n] : p.games)
+      services->ratings.set_games(p.id, variant, n);
     identity.restore(p);
   }
   int restored = 0;

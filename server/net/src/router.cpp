@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "accounts.h"
 #include "game_history.h"
 #include "inarow/server/identity.h"
 #include "inarow/server/lobby.h"
@@ -79,7 +80,8 @@ struct Router::State : std::enable_shared_from_this<Router::State> {
         strand(asio::make_strand(ioc)),
         services(std::make_shared<MatchServices>(ioc, bot_workers, config, writer, metrics_)),
         identity(strand, writer, metrics_, matches),
-        lobby(strand, services, identity, matches) {}
+        lobby(strand, services, identity, matches),
+        accounts(strand, config, writer, metrics_, identity, services->ratings) {}
 
   Store& store;
   Metrics& metrics;
@@ -88,6 +90,7 @@ struct Router::State : std::enable_shared_from_this<Router::State> {
   MatchRegistry matches;
   Identity identity;
   Lobby lobby;
+  Accounts accounts;
   Routes routes;
   // Where the game history is read from the store (null: on the strand).
   asio::thread_pool* history_readers = nullptr;
@@ -111,6 +114,13 @@ Router::Router(asio::io_context& ioc, asio::thread_pool& bot_workers, const Serv
   state_->lobby.owned_by(state_);
   // Who is online is part of what the lobby's followers see.
   state_->identity.online_changed = [state = state_.get()] { state->lobby.feed_changed(); };
+  // A hello with a password goes to the accounts (on the strand: the
+  // identity calls it from its hello).
+  state_->identity.on_sign_in(
+      [state = state_.get()](const ConnectionPtr& c, const v1::ClientMessage& m,
+                             std::shared_ptr<const void> owner, Identity::Replay replay) {
+        state->accounts.sign_in(c, m, std::move(owner), std::move(replay));
+      });
   // A match's end comes from its strand; the lobby hears of it on ours.
   state_->services->match_ended = [weak = std::weak_ptr<State>(state_)](const std::string& id) {
     if (auto state = weak.lock()) {
@@ -123,6 +133,9 @@ Router::~Router() {
   // Matches may outlive the router in handlers the io_context still holds;
   // they must not call back into it.
   state_->services->match_ended = nullptr;
+  // Password hashes in flight post their answers to the strand: done before
+  // the io_context can go.
+  state_->accounts.stop();
   state_->matches.clear();
 }
 
@@ -340,6 +353,29 @@ void Router::State::on_receive(const ConnectionPtr& from, v1::ClientMessage& msg
       }
       break;
     }
+    case v1::ClientMessage::kSetPassword:
+      accounts.set_password(from, player_id, rid, msg.set_password(), shared_from_this());
+      break;
+    case v1::ClientMessage::kGetProfile:
+      if (auto profile = accounts.profile(player_id, msg.get_profile()); !profile) {
+        send_error(from, rid, profile.error());
+      } else {
+        v1::ServerMessage m;
+        m.set_request_id(rid);
+        *m.mutable_profile() = std::move(*profile);
+        send(from, make_outgoing(std::move(m)));
+      }
+      break;
+    case v1::ClientMessage::kGetLeaderboard:
+      if (auto board = accounts.leaderboard(msg.get_leaderboard()); !board) {
+        send_error(from, rid, board.error());
+      } else {
+        v1::ServerMessage m;
+        m.set_request_id(rid);
+        *m.mutable_leaderboard() = std::move(*board);
+        send(from, make_outgoing(std::move(m)));
+      }
+      break;
     case v1::ClientMessage::kPing: {
       v1::ServerMessage m;
       m.set_request_id(rid);

@@ -33,6 +33,7 @@ class WebSocketSession : public Connection, public std::enable_shared_from_this<
   void deliver(OutgoingPtr message) override;
   void deliver_all(std::vector<OutgoingPtr> messages) override;
   void close(CloseKind kind) override;
+  std::string address() const override { return address_; }
 
  private:
   void on_accept(boost::beast::error_code ec);

@@ -54,6 +54,17 @@ void MemoryStore::apply(const store_op::ClockFrom& op) {
   if (op.seq >= 1 && op.seq <= times.size()) times[op.seq - 1] = op.at_ms;
 }
 
+void MemoryStore::apply(const store_op::SaveAccount& op) {
+  PlayerRecord& p = players_[op.player_id];
+  if (p.password_hash.empty()) p.account_since_ms = op.created_ms;
+  p.name_key = op.name_key;
+  p.password_hash = op.password_hash;
+}
+
+void MemoryStore::apply(const store_op::AddDevice& op) {
+  players_[op.player_id].device_token_hashes.push_back(op.token_hash);
+}
+
 std::int64_t MemoryStore::last_alive_ms() {
   std::lock_guard lock(mutex_);
   return alive_ms_;
@@ -75,8 +86,15 @@ void MemoryStore::apply(const store_op::FinishMatch& op) {
 std::vector<PlayerRecord> MemoryStore::load_players() {
   std::lock_guard lock(mutex_);
   std::vector<PlayerRecord> out;
-  for (const auto& [id, p] : players_)
+  for (const auto& [id, p] : players_) {
     out.push_back(p);
+    PlayerRecord& r = out.back();
+    r.games.clear();
+    for (const auto& [mid, m] : matches_) {
+      if (!m.rated || m.result < 1 || m.result > 3) continue;
+      if (m.first_id == id || m.second_id == id) ++r.games[m.variant];
+    }
+  }
   return out;
 }
 

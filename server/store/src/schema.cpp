@@ -77,6 +77,17 @@ CREATE TABLE IF NOT EXISTS moves (
   second_ms INTEGER NOT NULL,
   PRIMARY KEY (match_id, ply)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS accounts (
+  player_id TEXT PRIMARY KEY,
+  name_key TEXT NOT NULL UNIQUE,
+  password_hash TEXT NOT NULL,
+  created_ms INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS devices (
+  token_hash TEXT PRIMARY KEY,
+  player_id TEXT NOT NULL,
+  created_ms INTEGER NOT NULL
+) WITHOUT ROWID;
 )sql";
 
 }  // namespace

@@ -40,9 +40,9 @@ class SqliteStore final : public Store {
     checkpointer_.reset();
     // Fold the WAL back into the database file on a clean close.
     sqlite3_exec(db_, "PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr);
-    for (auto* slot :
-         {&begin_, &commit_, &save_player_, &save_rating_, &create_match_, &append_event_,
-          &finish_match_, &prune_log_, &alive_, &clock_from_, &drop_clock_from_}) {
+    for (auto* slot : {&begin_, &commit_, &save_player_, &save_rating_, &create_match_,
+                       &append_event_, &finish_match_, &prune_log_, &alive_, &clock_from_,
+                       &drop_clock_from_, &save_account_, &add_device_}) {
       slot->reset();  // finalized before the connection closes
     }
     sqlite3_close(reader_);
@@ -108,6 +108,32 @@ class SqliteStore final : public Store {
       if (it == at.end()) continue;
       out[it->second].ratings[ratings.text(1)] =
           Rating{ratings.real(2), ratings.real(3), ratings.real(4)};
+    }
+    // Rated games that ended in a result, per player and variant.
+    Statement games(db_,
+                    "SELECT player, variant, COUNT(*) FROM (SELECT first_id AS player, variant "
+                    "FROM matches WHERE rated = 1 AND result BETWEEN 1 AND 3 UNION ALL SELECT "
+                    "second_id, variant FROM matches WHERE rated = 1 AND result BETWEEN 1 AND 3) "
+                    "GROUP BY player, variant");
+    while (games.step() == SQLITE_ROW) {
+      auto it = at.find(games.text(0));
+      if (it == at.end()) continue;
+      out[it->second].games[games.text(1)] = static_cast<int>(games.integer(2));
+    }
+    Statement accounts(db_, "SELECT player_id, name_key, password_hash, created_ms FROM accounts");
+    while (accounts.step() == SQLITE_ROW) {
+      auto it = at.find(accounts.text(0));
+      if (it == at.end()) continue;
+      PlayerRecord& p = out[it->second];
+      p.name_key = accounts.text(1);
+      p.password_hash = accounts.text(2);
+      p.account_since_ms = accounts.integer(3);
+    }
+    Statement devices(db_, "SELECT player_id, token_hash FROM devices ORDER BY created_ms");
+    while (devices.step() == SQLITE_ROW) {
+      auto it = at.find(devices.text(0));
+      if (it == at.end()) continue;
+      out[it->second].device_token_hashes.push_back(devices.text(1));
     }
     return out;
   }
@@ -431,6 +457,21 @@ class SqliteStore final : public Store {
     return true;
   }
 
+  bool apply(const store_op::SaveAccount& op) {
+    auto& s = stmt(save_account_,
+                   "INSERT INTO accounts (player_id, name_key, password_hash, created_ms) "
+                   "VALUES (?, ?, ?, ?) ON CONFLICT(player_id) DO UPDATE SET "
+                   "name_key = excluded.name_key, password_hash = excluded.password_hash");
+    s.bind(1, op.player_id).bind(2, op.name_key).bind(3, op.password_hash).bind(4, op.created_ms);
+    return done(s);
+  }
+  bool apply(const store_op::AddDevice& op) {
+    auto& s = stmt(add_device_,
+                   "INSERT INTO devices (token_hash, player_id, created_ms) VALUES (?, ?, ?)");
+    s.bind(1, op.token_hash).bind(2, op.player_id).bind(3, op.created_ms);
+    return done(s);
+  }
+
   Statement& stmt(std::unique_ptr<Statement>& slot, const char* sql) {
     if (!slot) slot = std::make_unique<Statement>(db_, sql);
     return *slot;
@@ -447,7 +488,8 @@ class SqliteStore final : public Store {
   // Prepared once, on first use (the batch's BEGIN and COMMIT too: parsing
   // them showed in the writer's profile).
   std::unique_ptr<Statement> begin_, commit_, save_player_, save_rating_, create_match_,
-      append_event_, finish_match_, prune_log_, alive_, clock_from_, drop_clock_from_;
+      append_event_, finish_match_, prune_log_, alive_, clock_from_, drop_clock_from_,
+      save_account_, add_device_;
   // Matches with a clock_from row (written by this process or found by load_unfinished).
   std::unordered_set<std::string> restored_;
   std::string record_text_;  // FinishMatch's record, encoded (reused)

@@ -86,5 +86,18 @@ TEST(ShownMessage, IsValidTextOfBoundedLength) {
   EXPECT_EQ(shown_message(long_one), std::string(kMaxMessageBytes, 'm') + "\xE2\x80\xA6");
 }
 
+// An account's name is unique by its key: capitals fold to small letters
+// in ASCII, Latin-1, Greek and Cyrillic; anything else is kept as it is.
+TEST(NameKey, FoldsCapitalsOfTheScriptsItKnows) {
+  EXPECT_EQ(name_key("Alice"), "alice");
+  EXPECT_EQ(name_key("ALICE"), name_key("alice"));
+  EXPECT_EQ(name_key("\xC3\x89MILE"), "\xC3\xA9mile");          // ÉMILE -> émile
+  EXPECT_EQ(name_key("\xC3\x97"), "\xC3\x97");                  // × is no letter
+  EXPECT_EQ(name_key("\xCE\x9F\xCE\x94"), "\xCE\xBF\xCE\xB4");  // ΟΔ -> οδ
+  EXPECT_EQ(name_key("\xD0\x98\xD0\x81"), "\xD0\xB8\xD1\x91");  // ИЁ -> иё
+  EXPECT_EQ(name_key("\xE5\xB1\xB1 X"), "\xE5\xB1\xB1 x");      // 山 kept
+  EXPECT_NE(name_key("Bob 1"), name_key("Bob1"));
+}
+
 }  // namespace
 }  // namespace inarow::server

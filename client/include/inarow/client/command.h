@@ -49,6 +49,8 @@ struct Command {
     replay,       // a finished game's board at a ply (code: id or number from `games`)
     replay_step,  // next / prev: the replayed game one move on or back (ply: +1 or -1)
     export_game,  // a finished game as text or .psq, printed or written to a file
+    profile,      // a player's ratings: by account or bot name, or one's own
+    top,          // a variant's leaderboard
     wait,
     quit,
   };

@@ -90,6 +90,8 @@ class Controller {
   void on_game_record(const v1::ServerMessage& m, SteadyTime now);
   void ask_game(const Command& c);
   void show_replay(int at, SteadyTime now);
+  void on_profile(const v1::Profile& profile);
+  void on_leaderboard(const v1::Leaderboard& board);
 
   MatchView* current();
   const MatchView* current() const;

@@ -60,6 +60,24 @@ struct ServerConfig {
   Millis unwatched_grace{10'000};
   // listMatches answers at most this many matches a page.
   int list_page_size = 50;
+  // Accounts. Passwords are hashed with Argon2id at this cost (passes over
+  // memory, KiB of memory) on a pool of their own threads, never on the
+  // network threads; at most max_pending_passwords hashes wait or run at
+  // once (more are refused with ERROR_RATE_LIMITED), so hashing takes at
+  // most password_threads × password_memory_kib of memory.
+  unsigned password_ops = 2;
+  std::size_t password_memory_kib = 19 * 1024;
+  int password_threads = 1;
+  int max_pending_passwords = 16;
+  // Wrong passwords allowed per account name and per address within the
+  // window; more attempts are refused (ERROR_RATE_LIMITED) without hashing.
+  int password_failures_per_name = 5;
+  int password_failures_per_address = 20;
+  Millis password_failure_window{60'000};
+  // A leaderboard ranks players with at least this many rated games in its
+  // variant; a page holds at most leaderboard_page_size of them.
+  int leaderboard_min_games = 5;
+  int leaderboard_page_size = 50;
   MatchmakerPolicy matchmaker;
   std::uint64_t bot_seed = 0;  // 0: random
 };

@@ -40,10 +40,14 @@ enum class ProtocolError : std::uint8_t {
   opponent_gone,
   bad_cursor,
   unknown_player,
-  // 28-35 are spoken for by other wire codes.
+  wrong_password,
+  name_taken,
+  weak_password,
+  // 31-35 are unused or spoken for by other wire codes.
   unknown_seek = 36,
   own_seek,
 };
+// One past the largest code (codes without a name in between are unused).
 inline constexpr int kProtocolErrorCount = static_cast<int>(ProtocolError::own_seek) + 1;
 
 std::string_view to_string(ProtocolError e);

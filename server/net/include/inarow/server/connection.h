@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "inarow/server/metrics.h"
@@ -25,6 +26,8 @@ class Connection {
   }
   // Send what is queued, then close with the given WebSocket close code.
   virtual void close(CloseKind kind) = 0;
+  // The peer's address, for limits kept per address (empty when unknown).
+  virtual std::string address() const { return {}; }
 };
 
 using ConnectionPtr = std::shared_ptr<Connection>;

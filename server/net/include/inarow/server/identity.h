@@ -29,6 +29,11 @@ struct Player {
   std::string name;
   std::string token_hash;
   bool bot = false;
+  // An account's (empty for a guest): the password's hash and the name's key.
+  std::string password_hash;
+  std::string name_key;
+  std::int64_t account_since_ms = 0;
+  bool password_busy = false;  // a password change is being hashed or stored
   std::vector<std::weak_ptr<Connection>> connections;
   std::set<std::string> matches;  // seated in, live or lingering after the end
 };
@@ -38,6 +43,9 @@ class Identity {
   using Strand = boost::asio::strand<boost::asio::io_context::executor_type>;
   // Hands a held message back to the router once its connection is greeted.
   using Replay = std::function<void(const ConnectionPtr&, inarow::v1::ClientMessage&)>;
+  // A hello with a password (accounts.h signs it in).
+  using SignIn = std::function<void(const ConnectionPtr&, const inarow::v1::ClientMessage&,
+                                    std::shared_ptr<const void> owner, Replay replay)>;
 
   Identity(Strand strand, StoreWriter& writer, Metrics& metrics, MatchRegistry& matches);
 
@@ -57,6 +65,20 @@ class Identity {
   // While a connection's new identity is being stored, its messages wait:
   // true if this one was held.
   bool hold(Connection* connection, inarow::v1::ClientMessage& message);
+  void on_sign_in(SignIn sign_in) { sign_in_ = std::move(sign_in); }
+
+  // Accounts by name key (player_name.h): the player who holds the key, or
+  // who is claiming it while its password is hashed and stored.
+  const std::string* account_holder(const std::string& key) const;
+  // Take the key for `player_id`: false if another player holds it.
+  bool claim(const std::string& key, const std::string& player_id);
+  void unclaim(const std::string& key, const std::string& player_id);
+  // Another token (hash) for a player: a device signed in.
+  void add_token(const std::string& token_hash, const std::string& player_id) {
+    tokens_[token_hash] = player_id;
+  }
+  // Bots, for lookups by name.
+  std::vector<const Player*> bots() const;
 
   // The player a greeted connection speaks for; null before hello.
   const std::string* player_of(Connection* connection) const;
@@ -80,6 +102,8 @@ class Identity {
   std::vector<ConnectionPtr> connections() const;
 
  private:
+  friend class Accounts;  // holds a signing-in connection's messages and welcomes it
+
   struct ConnectionEntry {
     std::weak_ptr<Connection> connection;
     std::string player_id;
@@ -87,7 +111,8 @@ class Identity {
   };
 
   void welcome(const ConnectionPtr& connection, Player& player, std::uint64_t request_id,
-               bool resumed, const inarow::v1::Hello& hello, const std::string& token);
+               bool resumed, const inarow::v1::Hello& hello, const std::string& token,
+               bool signed_in = false);
   void send_error(const ConnectionPtr& to, std::uint64_t request_id, const Failure& failure);
 
   Strand strand_;
@@ -98,7 +123,9 @@ class Identity {
   // Connections whose new identity is being stored: what they send meanwhile waits.
   std::unordered_map<Connection*, std::vector<inarow::v1::ClientMessage>> greeting_;
   std::unordered_map<std::string, Player> players_;
-  std::unordered_map<std::string, std::string> tokens_;  // hash -> player id
+  std::unordered_map<std::string, std::string> tokens_;    // hash -> player id
+  std::unordered_map<std::string, std::string> accounts_;  // name key -> player id
+  SignIn sign_in_;
   std::size_t online_ = 0;
 };
 

@@ -19,6 +19,24 @@ class RatingBook {
  public:
   Rating get(const std::string& player, const std::string& variant) const;
   void set(const std::string& player, const std::string& variant, Rating r);
+  // Rated games finished (restored from the store; rate() counts on).
+  void set_games(const std::string& player, const std::string& variant, int games);
+
+  // A player's ratings, by variant name, with their games.
+  struct Entry {
+    std::string variant;
+    Rating rating;
+    int games = 0;
+  };
+  std::vector<Entry> of_player(const std::string& player) const;
+  // A variant's players with at least `min_games` games, best first (ties:
+  // more games, then the player id).
+  struct Ranked {
+    std::string player;
+    Rating rating;
+    int games = 0;
+  };
+  std::vector<Ranked> ranking(const std::string& variant, int min_games) const;
 
   // A rated match ended with `result`: both players' new ratings go into the
   // book and into `ops` (to be stored with the result); the changes are
@@ -30,6 +48,7 @@ class RatingBook {
  private:
   mutable std::mutex mutex_;
   std::map<std::pair<std::string, std::string>, Rating> book_;
+  std::map<std::pair<std::string, std::string>, int> games_;  // same keys
 };
 
 }  // namespace inarow::server

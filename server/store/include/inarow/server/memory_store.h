@@ -38,6 +38,8 @@ class MemoryStore final : public Store {
   void apply(const store_op::Alive& op);
   void apply(const store_op::ClockFrom& op);
   void name_players(MatchRecord& m) const;  // the caller holds mutex_
+  void apply(const store_op::SaveAccount& op);
+  void apply(const store_op::AddDevice& op);
 
   mutable std::mutex mutex_;
   std::atomic<bool> fail_writes_{false};

@@ -45,6 +45,16 @@ struct PlayerRecord {
   std::string token_hash;  // hex SHA-1 of the token; empty for bots
   bool bot = false;
   std::map<std::string, Rating> ratings;  // by variant name
+  // load_players: rated games finished, by variant (from the matches).
+  std::map<std::string, int> games;
+  // An account's (all empty for a guest; load_players fills them): its
+  // password's Argon2id hash, its name's key (player_name.h: name_key), when
+  // the password was first set, and the token hashes of its other devices
+  // (token_hash above is the first device's).
+  std::string password_hash;
+  std::string name_key;
+  std::int64_t account_since_ms = 0;
+  std::vector<std::string> device_token_hashes;
 };
 
 struct MoveRecord {
@@ -137,11 +147,27 @@ struct ClockFrom {
   std::uint64_t seq = 0;
   std::int64_t at_ms = 0;
 };
+// A player's password, set or changed: the player becomes an account whose
+// name key is theirs alone (a second account with the same key fails the
+// transaction). created_ms is kept from the first time.
+struct SaveAccount {
+  std::string player_id;
+  std::string name_key;
+  std::string password_hash;
+  std::int64_t created_ms = 0;
+};
+// An account signed in from another device: that device's token (its hash)
+// names the player too, beside the tokens it already had.
+struct AddDevice {
+  std::string player_id;
+  std::string token_hash;
+  std::int64_t created_ms = 0;
+};
 }  // namespace store_op
 
 using StoreOp = std::variant<store_op::SavePlayer, store_op::SaveRating, store_op::CreateMatch,
                              store_op::AppendEvent, store_op::FinishMatch, store_op::Alive,
-                             store_op::ClockFrom>;
+                             store_op::ClockFrom, store_op::SaveAccount, store_op::AddDevice>;
 
 class Store {
  public:

@@ -1,0 +1,391 @@
+// Accounts over real sockets: a player protects their name with a password
+// and signs in with it from a second connection (the same player, the same
+// ratings, and the first device's token still works); wrong passwords,
+// names taken (case aside) by accounts, every bad request's exact error and
+// nothing changed after it; profiles and the paged leaderboard; accounts
+// kept across a restart on the same store.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "inarow/testing/messages.h"
+#include "inarow/testing/temp_dir.h"
+#include "inarow/testing/test_server.h"
+#include "inarow/testing/ws_client.h"
+
+namespace inarow::testing {
+namespace {
+
+using Kind = v1::MatchEvent::KindCase;
+
+v1::ClientMessage sign_in_message(const std::string& name, const std::string& password,
+                                  const std::string& token = {}) {
+  v1::ClientMessage m = hello_message(name);
+  m.mutable_hello()->set_password(password);
+  m.mutable_hello()->set_token(token);
+  return m;
+}
+
+v1::ClientMessage set_password_message(const std::string& password,
+                                       const std::string& old_password = {}) {
+  v1::ClientMessage m;
+  m.mutable_set_password()->set_password(password);
+  m.mutable_set_password()->set_old_password(old_password);
+  return m;
+}
+
+v1::ClientMessage profile_message(const std::string& player_id, const std::string& name = {}) {
+  v1::ClientMessage m;
+  m.mutable_get_profile()->set_player_id(player_id);
+  m.mutable_get_profile()->set_name(name);
+  return m;
+}
+
+v1::ClientMessage leaderboard_message(const std::string& variant, std::uint32_t limit = 0,
+                                      const std::string& after = {}) {
+  v1::ClientMessage m;
+  m.mutable_get_leaderboard()->set_variant(variant);
+  m.mutable_get_leaderboard()->set_limit(limit);
+  m.mutable_get_leaderboard()->set_after(after);
+  return m;
+}
+
+// A rated tic-tac-toe game against a bot, resigned once both sides have
+// moved (before that a game is aborted, unrated): the player's rating
+// changes (a loss). Returns the rating after it.
+v1::Rating lose_to_bot(WsClient& c, const std::string& level = "easy") {
+  const std::string id = expect_match_ack(c.play_bot("tictactoe", level));
+  expect_ack(c.move(id, "a1"));
+  auto reply = c.next_until([&](const v1::ServerMessage& s) {
+    return s.has_event() && s.event().match_id() == id && s.event().has_move_made() &&
+           s.event().move_made().ply() == 2;
+  });
+  EXPECT_TRUE(reply) << "the bot did not answer";
+  expect_ack(c.request(resign_message(id)));
+  auto end = c.next_until([&](const v1::ServerMessage& s) {
+    return s.has_event() && s.event().match_id() == id && s.event().kind_case() == Kind::kEnded;
+  });
+  EXPECT_TRUE(end);
+  if (!end) return {};
+  for (const auto& change : end->event().ended().ratings()) {
+    if (change.player_id() == c.player_id()) return change.after();
+  }
+  ADD_FAILURE() << "no rating change for the player";
+  return {};
+}
+
+const v1::VariantRating* rating_in(const v1::Profile& p, const std::string& variant) {
+  for (const auto& r : p.ratings()) {
+    if (r.variant() == variant) return &r;
+  }
+  return nullptr;
+}
+
+TEST(Accounts, SignInFromASecondDeviceIsTheSamePlayerAndTheFirstTokenStillWorks) {
+  TestServer server;
+  WsClient first(server.port());
+  const auto welcome = first.hello("Alice");
+  EXPECT_FALSE(welcome.account());
+  const v1::Rating rated = lose_to_bot(first);
+  EXPECT_LT(rated.rating(), 1500.0);
+  expect_ack(first.request(set_password_message("correct horse")));
+
+  WsClient second(server.port(), /*text=*/true);
+  auto m = second.request(sign_in_message("aLiCe", "correct horse"));
+  ASSERT_TRUE(m.has_welcome()) << m.DebugString();
+  EXPECT_EQ(m.welcome().player_id(), first.player_id());
+  EXPECT_EQ(m.welcome().name(), "Alice");
+  EXPECT_TRUE(m.welcome().resumed());
+  EXPECT_TRUE(m.welcome().account());
+  EXPECT_TRUE(m.welcome().signed_in());
+  EXPECT_FALSE(m.welcome().token().empty());
+  EXPECT_NE(m.welcome().token(), first.token());  // the device's own token
+
+  // The same ratings, seen from the new device.
+  auto profile = second.request(profile_message({}));
+  ASSERT_TRUE(profile.has_profile()) << profile.DebugString();
+  EXPECT_EQ(profile.profile().player_id(), first.player_id());
+  EXPECT_TRUE(profile.profile().account());
+  EXPECT_GT(profile.profile().account_since_ms(), 0);
+  const auto* ttt = rating_in(profile.profile(), "tictactoe");
+  ASSERT_NE(ttt, nullptr);
+  EXPECT_EQ(ttt->rating().rating(), rated.rating());
+  EXPECT_EQ(ttt->rating().deviation(), rated.deviation());
+  EXPECT_EQ(ttt->games(), 1u);
+
+  // Both devices' tokens resume the player.
+  WsClient third(server.port());
+  EXPECT_EQ(third.resume(first.token()).player_id(), first.player_id());
+  WsClient fourth(server.port());
+  EXPECT_EQ(fourth.resume(m.welcome().token()).player_id(), first.player_id());
+  // And the first connection is still the player's.
+  EXPECT_TRUE(first.request(ping_message()).has_pong());
+}
+
+TEST(Accounts, AWrongPasswordIsRefusedAndGreetsNobody) {
+  TestServer server;
+  WsClient owner(server.port());
+  owner.hello("Bob");
+  expect_ack(owner.request(set_password_message("bob's secret")));
+
+  WsClient other(server.port());
+  expect_error(other.request(sign_in_message("Bob", "bob's secreT")), v1::ERROR_WRONG_PASSWORD,
+               "wrong password");
+  // Nothing changed: still not greeted, and the right password still works.
+  expect_error(other.request(ping_message()), v1::ERROR_HELLO_REQUIRED);
+  auto m = other.request(sign_in_message("bob", "bob's secret"));
+  ASSERT_TRUE(m.has_welcome()) << m.DebugString();
+  EXPECT_EQ(m.welcome().player_id(), owner.player_id());
+}
+
+TEST(Accounts, AnAccountsNameIsNotANewGuestsInAnyCase) {
+  TestServer server;
+  WsClient owner(server.port());
+  owner.hello("Carol");
+  expect_ack(owner.request(set_password_message("carol's secret")));
+  for (const std::string name : {"Carol", "CAROL", "  carol  "}) {
+    WsClient guest(server.port());
+    expect_error(guest.request(hello_message(name)), v1::ERROR_NAME_TAKEN,
+                 "the name \"" + std::string(name == "  carol  " ? "carol" : name) +
+                     "\" is an account's: sign in with its password, or choose another");
+    expect_error(guest.request(ping_message()), v1::ERROR_HELLO_REQUIRED);
+  }
+  // Another name is fine.
+  WsClient guest(server.port());
+  EXPECT_EQ(guest.hello("Caroline").name(), "Caroline");
+}
+
+TEST(Accounts, AGuestCannotClaimACaseVariantOfAnAccountsName) {
+  TestServer server;
+  // Two guests named alike, before either is an account.
+  WsClient dave(server.port());
+  dave.hello("Dave");
+  WsClient other(server.port());
+  other.hello("DAVE");
+  expect_ack(dave.request(set_password_message("dave's secret")));
+  expect_error(other.request(set_password_message("another secret")), v1::ERROR_NAME_TAKEN,
+               "the name \"DAVE\" is already an account's");
+  // Nothing changed: the other is still a guest; the account's password is
+  // still Dave's.
+  auto p = other.request(profile_message({}));
+  ASSERT_TRUE(p.has_profile());
+  EXPECT_FALSE(p.profile().account());
+  WsClient device(server.port());
+  expect_error(device.request(sign_in_message("dave", "another secret")), v1::ERROR_WRONG_PASSWORD);
+  WsClient device2(server.port());
+  EXPECT_TRUE(device2.request(sign_in_message("dave", "dave's secret")).has_welcome());
+}
+
+TEST(Accounts, BadPasswordRequestsGetTheirErrorsAndChangeNothing) {
+  TestServer server;
+  WsClient c(server.port());
+  c.hello("Erin");
+  expect_error(c.request(set_password_message("short")), v1::ERROR_WEAK_PASSWORD,
+               "passwords need at least 8 bytes");
+  expect_error(c.request(set_password_message("eRIN")), v1::ERROR_WEAK_PASSWORD,
+               "passwords need at least 8 bytes");
+  WsClient named(server.port());
+  named.hello("Frank Long");
+  expect_error(named.request(set_password_message("frank long")), v1::ERROR_WEAK_PASSWORD,
+               "a password cannot be the name itself");
+  expect_error(c.request(set_password_message(std::string(129, 'x'))), v1::ERROR_BAD_REQUEST,
+               "passwords are at most 128 bytes");
+  // None of these made an account.
+  auto p = c.request(profile_message({}));
+  ASSERT_TRUE(p.has_profile());
+  EXPECT_FALSE(p.profile().account());
+  WsClient guest(server.port());
+  EXPECT_EQ(guest.hello("erin").name(), "erin");
+
+  // 128 bytes is allowed.
+  expect_ack(c.request(set_password_message(std::string(128, 'x'))));
+  // Changing needs the old password, and the right one.
+  expect_error(c.request(set_password_message("new password")), v1::ERROR_WRONG_PASSWORD,
+               "changing a password needs the old one");
+  expect_error(c.request(set_password_message("new password", "not the old one")),
+               v1::ERROR_WRONG_PASSWORD, "wrong password");
+  WsClient still_old(server.port());
+  EXPECT_TRUE(still_old.request(sign_in_message("Erin", std::string(128, 'x'))).has_welcome());
+  // With it, the new one replaces the old.
+  expect_ack(c.request(set_password_message("new password", std::string(128, 'x'))));
+  WsClient old_one(server.port());
+  expect_error(old_one.request(sign_in_message("Erin", std::string(128, 'x'))),
+               v1::ERROR_WRONG_PASSWORD);
+  WsClient new_one(server.port());
+  EXPECT_TRUE(new_one.request(sign_in_message("Erin", "new password")).has_welcome());
+}
+
+TEST(Accounts, BadSignInsGetTheirErrors) {
+  TestServer server;
+  WsClient owner(server.port());
+  owner.hello("Grace");
+  expect_ack(owner.request(set_password_message("grace's secret")));
+
+  WsClient c(server.port());
+  expect_error(c.request(sign_in_message("Nobody", "whatever it is")), v1::ERROR_UNKNOWN_PLAYER,
+               "no account is named \"Nobody\"");
+  expect_error(c.request(sign_in_message("Grace", "grace's secret", owner.token())),
+               v1::ERROR_BAD_REQUEST, "a password signs in by name: send the name and no token");
+  expect_error(c.request(sign_in_message("Grace", std::string(129, 'g'))), v1::ERROR_BAD_REQUEST,
+               "passwords are at most 128 bytes");
+  expect_error(c.request(sign_in_message("", "grace's secret")), v1::ERROR_BAD_REQUEST,
+               "a name needs a visible character");
+  // A guest's name is not an account.
+  WsClient guest(server.port());
+  guest.hello("Heidi");
+  expect_error(c.request(sign_in_message("Heidi", "heidi's secret")), v1::ERROR_UNKNOWN_PLAYER,
+               "no account is named \"Heidi\"");
+  expect_error(c.request(ping_message()), v1::ERROR_HELLO_REQUIRED);
+  // A greeted connection cannot sign in again.
+  expect_error(owner.request(sign_in_message("Grace", "grace's secret")),
+               v1::ERROR_ALREADY_GREETED);
+}
+
+TEST(Accounts, WrongPasswordsAreRateLimitedPerName) {
+  auto config = test_config();
+  config.password_failures_per_name = 2;
+  TestServer server(config);
+  WsClient owner(server.port());
+  owner.hello("Ivan");
+  expect_ack(owner.request(set_password_message("ivan's secret")));
+  WsClient c(server.port());
+  expect_error(c.request(sign_in_message("Ivan", "guess one")), v1::ERROR_WRONG_PASSWORD);
+  expect_error(c.request(sign_in_message("ivan", "guess two")), v1::ERROR_WRONG_PASSWORD);
+  // Even the right password waits out the window now, for this name only.
+  expect_error(c.request(sign_in_message("IVAN", "ivan's secret")), v1::ERROR_RATE_LIMITED,
+               "too many wrong passwords lately for this name or address; wait a minute");
+  // A password change by the owner counts the same name too.
+  expect_error(owner.request(set_password_message("a new secret", "ivan's secret")),
+               v1::ERROR_RATE_LIMITED);
+  WsClient judy(server.port());
+  judy.hello("Judy");
+  expect_ack(judy.request(set_password_message("judy's secret")));
+  EXPECT_TRUE(c.request(sign_in_message("Judy", "judy's secret")).has_welcome());
+}
+
+TEST(Accounts, ProfilesByIdAndNameAndTheirErrors) {
+  TestServer server;
+  WsClient c(server.port());
+  c.hello("Mallory");
+  lose_to_bot(c, "easy");
+  // The bot, by name in any case, and by id.
+  auto bot = c.request(profile_message({}, "EASY bot"));
+  ASSERT_TRUE(bot.has_profile()) << bot.DebugString();
+  EXPECT_TRUE(bot.profile().bot());
+  EXPECT_EQ(bot.profile().name(), "easy bot");
+  EXPECT_EQ(bot.profile().player_id(), "bot-easy");
+  const auto* r = rating_in(bot.profile(), "tictactoe");
+  ASSERT_NE(r, nullptr);
+  EXPECT_GT(r->rating().rating(), 1500.0);
+  EXPECT_EQ(r->games(), 1u);
+  auto by_id = c.request(profile_message(c.player_id()));
+  ASSERT_TRUE(by_id.has_profile());
+  EXPECT_EQ(by_id.profile().name(), "Mallory");
+  EXPECT_FALSE(by_id.profile().account());
+  EXPECT_EQ(by_id.profile().account_since_ms(), 0);
+
+  expect_error(c.request(profile_message("p0000")), v1::ERROR_UNKNOWN_PLAYER, "no player p0000");
+  expect_error(c.request(profile_message(c.player_id(), "Mallory")), v1::ERROR_BAD_REQUEST,
+               "ask by player id or by name, not both");
+  // A guest is found by id, not by name.
+  expect_error(c.request(profile_message({}, "Mallory")), v1::ERROR_UNKNOWN_PLAYER,
+               "no account or bot is named \"Mallory\"");
+  expect_error(c.request(profile_message({}, std::string(129, 'n'))), v1::ERROR_BAD_REQUEST,
+               "names are at most 32 bytes");
+  expect_ack(c.request(set_password_message("mallory's secret")));
+  auto by_name = c.request(profile_message({}, "mallory"));
+  ASSERT_TRUE(by_name.has_profile());
+  EXPECT_EQ(by_name.profile().player_id(), c.player_id());
+  EXPECT_TRUE(by_name.profile().account());
+}
+
+TEST(Accounts, TheLeaderboardRanksByRatingWithAMinimumOfGamesAndPages) {
+  auto config = test_config();
+  config.leaderboard_min_games = 2;
+  TestServer server(config);
+  WsClient a(server.port());
+  a.hello("Olivia");
+  WsClient b(server.port());
+  b.hello("Peggy");
+  lose_to_bot(a, "easy");
+  lose_to_bot(a, "easy");
+  lose_to_bot(b, "medium");  // one game: not ranked yet
+
+  auto board = a.request(leaderboard_message("tictactoe"));
+  ASSERT_TRUE(board.has_leaderboard()) << board.DebugString();
+  const auto& l = board.leaderboard();
+  EXPECT_EQ(l.variant(), "tictactoe");
+  EXPECT_EQ(l.min_games(), 2u);
+  ASSERT_EQ(l.total(), 2u);  // the easy bot and Olivia
+  ASSERT_EQ(l.entries_size(), 2);
+  EXPECT_EQ(l.entries(0).rank(), 1u);
+  EXPECT_EQ(l.entries(0).player_id(), "bot-easy");
+  EXPECT_TRUE(l.entries(0).bot());
+  EXPECT_EQ(l.entries(0).games(), 2u);
+  EXPECT_EQ(l.entries(1).rank(), 2u);
+  EXPECT_EQ(l.entries(1).name(), "Olivia");
+  EXPECT_FALSE(l.entries(1).bot());
+  EXPECT_LT(l.entries(1).rating().rating(), l.entries(0).rating().rating());
+  EXPECT_TRUE(l.next().empty());
+
+  // Pages of one.
+  auto first = a.request(leaderboard_message("tictactoe", 1));
+  ASSERT_TRUE(first.has_leaderboard());
+  ASSERT_EQ(first.leaderboard().entries_size(), 1);
+  EXPECT_EQ(first.leaderboard().entries(0).player_id(), "bot-easy");
+  EXPECT_EQ(first.leaderboard().next(), "1");
+  auto second = a.request(leaderboard_message("tictactoe", 1, "1"));
+  ASSERT_TRUE(second.has_leaderboard());
+  ASSERT_EQ(second.leaderboard().entries_size(), 1);
+  EXPECT_EQ(second.leaderboard().entries(0).rank(), 2u);
+  EXPECT_EQ(second.leaderboard().entries(0).player_id(), a.player_id());
+  EXPECT_TRUE(second.leaderboard().next().empty());
+  // Another variant has nobody yet; mnk:3,3,3 is tic-tac-toe's own board.
+  auto other = a.request(leaderboard_message("connect4"));
+  ASSERT_TRUE(other.has_leaderboard());
+  EXPECT_EQ(other.leaderboard().total(), 0u);
+
+  expect_error(a.request(leaderboard_message("chess")), v1::ERROR_UNKNOWN_VARIANT);
+  expect_error(a.request(leaderboard_message("tictactoe", 0, "x1")), v1::ERROR_BAD_REQUEST,
+               "after is the next cursor of an earlier page, not \"x1\"");
+  expect_error(a.request(leaderboard_message("tictactoe", 0, "-1")), v1::ERROR_BAD_REQUEST);
+}
+
+TEST(Accounts, AnAccountAndItsDevicesOutliveARestart) {
+  TempDir dir;
+  auto config = test_config();
+  config.store = (dir.path() / "inarow.db").string();
+  std::string player_id, first_token, second_token;
+  {
+    TestServer server(config);
+    WsClient c(server.port());
+    player_id = c.hello("Rupert").player_id();
+    first_token = c.token();
+    lose_to_bot(c);
+    expect_ack(c.request(set_password_message("rupert's secret")));
+    WsClient d(server.port());
+    auto m = d.request(sign_in_message("Rupert", "rupert's secret"));
+    ASSERT_TRUE(m.has_welcome());
+    second_token = m.welcome().token();
+  }
+  TestServer server(config);
+  WsClient a(server.port());
+  EXPECT_EQ(a.resume(first_token).player_id(), player_id);
+  WsClient b(server.port());
+  EXPECT_EQ(b.resume(second_token).player_id(), player_id);
+  WsClient c(server.port());
+  auto m = c.request(sign_in_message("RUPERT", "rupert's secret"));
+  ASSERT_TRUE(m.has_welcome()) << m.DebugString();
+  EXPECT_EQ(m.welcome().player_id(), player_id);
+  auto p = c.request(profile_message({}));
+  ASSERT_TRUE(p.has_profile());
+  const auto* r = rating_in(p.profile(), "tictactoe");
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r->games(), 1u);
+  WsClient guest(server.port());
+  expect_error(guest.request(hello_message("rupert")), v1::ERROR_NAME_TAKEN);
+}
+
+}  // namespace
+}  // namespace inarow::testing

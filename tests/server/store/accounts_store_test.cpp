@@ -1,0 +1,171 @@
+// Accounts in the stores: an account and its devices survive reopening the
+// SQLite file, a second account with the same name key fails its whole
+// transaction and changes nothing, a password change keeps the account's
+// first date, and load_players counts each player's rated games per
+// variant from the finished matches. The in-memory store agrees.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "inarow/server/memory_store.h"
+#include "inarow/server/sqlite_store.h"
+
+namespace inarow::server {
+namespace {
+
+std::filesystem::path fresh_db(const char* name) {
+  auto path = std::filesystem::temp_directory_path() /
+              (std::string(name) + "-" + std::to_string(::getpid()) + ".db");
+  for (const char* suffix : {"", "-wal", "-shm"})
+    std::filesystem::remove(path.string() + suffix);
+  return path;
+}
+
+std::unique_ptr<Store> open(const std::filesystem::path& path) {
+  auto store = open_sqlite_store(path.string());
+  EXPECT_TRUE(store) << (store ? "" : store.error());
+  return store ? std::move(*store) : nullptr;
+}
+
+PlayerRecord player(const std::string& id, const std::string& name) {
+  PlayerRecord p;
+  p.id = id;
+  p.name = name;
+  p.token_hash = "hash-" + id;
+  return p;
+}
+
+MatchRecord rated_match(const std::string& id, const std::string& first, const std::string& second,
+                        const std::string& variant) {
+  MatchRecord m;
+  m.id = id;
+  m.variant = variant;
+  m.kind = 1;
+  m.rated = true;
+  m.first_id = first;
+  m.second_id = second;
+  m.created_ms = 1700000000000;
+  return m;
+}
+
+const PlayerRecord* find(const std::vector<PlayerRecord>& players, const std::string& id) {
+  for (const auto& p : players) {
+    if (p.id == id) return &p;
+  }
+  return nullptr;
+}
+
+void write_ok(Store& store, std::vector<StoreOp> ops) {
+  auto ok = store.write(ops);
+  ASSERT_TRUE(ok) << ok.error();
+}
+
+TEST(AccountsStore, AnAccountAndItsDevicesSurviveReopening) {
+  const auto path = fresh_db("inarow-accounts-store");
+  {
+    auto store = open(path);
+    ASSERT_TRUE(store);
+    write_ok(*store, {store_op::SavePlayer{player("pa", "Alice")},
+                      store_op::SavePlayer{player("pb", "Bob")},
+                      store_op::SaveAccount{"pa", "alice", "$argon2id$first", 1000}});
+    write_ok(*store, {store_op::AddDevice{"pa", "device-2", 2000},
+                      store_op::AddDevice{"pa", "device-3", 3000}});
+    // A change of password keeps the date the account began.
+    write_ok(*store, {store_op::SaveAccount{"pa", "alice", "$argon2id$second", 5000}});
+  }
+  auto store = open(path);
+  ASSERT_TRUE(store);
+  const auto players = store->load_players();
+  const PlayerRecord* a = find(players, "pa");
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a->name_key, "alice");
+  EXPECT_EQ(a->password_hash, "$argon2id$second");
+  EXPECT_EQ(a->account_since_ms, 1000);
+  EXPECT_EQ(a->token_hash, "hash-pa");
+  EXPECT_EQ(a->device_token_hashes, (std::vector<std::string>{"device-2", "device-3"}));
+  const PlayerRecord* b = find(players, "pb");
+  ASSERT_NE(b, nullptr);
+  EXPECT_TRUE(b->password_hash.empty());
+  EXPECT_TRUE(b->name_key.empty());
+  EXPECT_TRUE(b->device_token_hashes.empty());
+}
+
+TEST(AccountsStore, ASecondAccountWithTheSameNameKeyFailsItsWholeTransaction) {
+  const auto path = fresh_db("inarow-accounts-unique");
+  auto store = open(path);
+  ASSERT_TRUE(store);
+  write_ok(*store, {store_op::SavePlayer{player("pa", "Alice")},
+                    store_op::SavePlayer{player("pb", "ALICE")},
+                    store_op::SaveAccount{"pa", "alice", "$argon2id$a", 1000}});
+  auto clash = std::vector<StoreOp>{store_op::SaveRating{"pb", "tictactoe", Rating{1600, 80, 0.06}},
+                                    store_op::SaveAccount{"pb", "alice", "$argon2id$b", 2000}};
+  EXPECT_FALSE(store->write(clash));
+  const auto players = store->load_players();
+  const PlayerRecord* b = find(players, "pb");
+  ASSERT_NE(b, nullptr);
+  EXPECT_TRUE(b->password_hash.empty());
+  EXPECT_TRUE(b->ratings.empty());  // the rating in the same transaction is gone too
+  EXPECT_EQ(find(players, "pa")->password_hash, "$argon2id$a");
+  // A token hash names one device only.
+  write_ok(*store, {store_op::AddDevice{"pa", "device", 1}});
+  EXPECT_FALSE(store->write(std::vector<StoreOp>{store_op::AddDevice{"pb", "device", 2}}));
+}
+
+// Rated games that ended in a result count; live, aborted and unrated ones do not.
+std::vector<StoreOp> games_ops() {
+  std::vector<StoreOp> ops{store_op::SavePlayer{player("pa", "Alice")},
+                           store_op::SavePlayer{player("pb", "Bob")}};
+  auto finish = [&](const std::string& id, int result) {
+    ops.push_back(store_op::FinishMatch{id, result, 1, 1700000001000, {}});
+  };
+  ops.push_back(store_op::CreateMatch{rated_match("m1", "pa", "pb", "tictactoe")});
+  finish("m1", 1);
+  ops.push_back(store_op::CreateMatch{rated_match("m2", "pb", "pa", "tictactoe")});
+  finish("m2", 3);
+  ops.push_back(store_op::CreateMatch{rated_match("m3", "pa", "pb", "connect4")});
+  finish("m3", 2);
+  ops.push_back(store_op::CreateMatch{rated_match("m4", "pa", "pb", "connect4")});  // live
+  ops.push_back(store_op::CreateMatch{rated_match("m5", "pa", "pb", "connect4")});
+  finish("m5", 4);  // aborted
+  auto unrated = rated_match("m6", "pa", "pb", "connect4");
+  unrated.rated = false;
+  ops.push_back(store_op::CreateMatch{unrated});
+  finish("m6", 1);
+  return ops;
+}
+
+void expect_games(const std::vector<PlayerRecord>& players) {
+  for (const char* id : {"pa", "pb"}) {
+    const PlayerRecord* p = find(players, id);
+    ASSERT_NE(p, nullptr);
+    EXPECT_EQ(p->games, (std::map<std::string, int>{{"connect4", 1}, {"tictactoe", 2}})) << id;
+  }
+}
+
+TEST(AccountsStore, LoadPlayersCountsRatedGamesPerVariant) {
+  const auto path = fresh_db("inarow-accounts-games");
+  auto store = open(path);
+  ASSERT_TRUE(store);
+  write_ok(*store, games_ops());
+  expect_games(store->load_players());
+}
+
+TEST(AccountsStore, TheMemoryStoreKeepsAccountsAndCountsGamesAlike) {
+  MemoryStore store;
+  write_ok(store, games_ops());
+  write_ok(store, {store_op::SaveAccount{"pa", "alice", "$argon2id$first", 1000},
+                   store_op::AddDevice{"pa", "device-2", 2000},
+                   store_op::SaveAccount{"pa", "alice", "$argon2id$second", 5000}});
+  const auto players = store.load_players();
+  expect_games(players);
+  const PlayerRecord* a = find(players, "pa");
+  EXPECT_EQ(a->password_hash, "$argon2id$second");
+  EXPECT_EQ(a->account_since_ms, 1000);
+  EXPECT_EQ(a->device_token_hashes, (std::vector<std::string>{"device-2"}));
+}
+
+}  // namespace
+}  // namespace inarow::server

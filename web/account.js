@@ -1,0 +1,101 @@
+// Accounts on the page: protect one's name with a password (or change it),
+// a player's profile (ratings per variant), and a variant's leaderboard in
+// the lobby. Signing in from another device is the name form's password
+// field (app.js sends it with the hello).
+const $ = (sel) => document.querySelector(sel);
+
+let conn = null;
+let me = () => null;
+
+function text(el, value) {
+  el.textContent = value;
+  return el;
+}
+
+function say(el, message, error) {
+  el.textContent = message;
+  el.classList.toggle('form-error', Boolean(error));
+  el.hidden = !message;
+}
+
+// Profiles: ratings per variant. Recent games go in #profile-games (another
+// part of the page fills it once the server lists a player's games).
+export async function showProfile(query) {
+  const box = $('#profile');
+  if (!box) return;
+  let answer;
+  try {
+    answer = await conn.request({ getProfile: query });
+  } catch (e) {
+    box.hidden = false;
+    return say($('#profile-note'), e.message, true);
+  }
+  const p = answer.profile;
+  box.hidden = false;
+  text($('#profile-name'), p.name);
+  text($('#profile-kind'), p.bot ? 'bot' : p.account ? 'account' : 'guest');
+  const list = $('#profile-ratings');
+  list.replaceChildren();
+  for (const r of p.ratings || []) {
+    const li = document.createElement('li');
+    li.dataset.variant = r.variant;
+    li.textContent = `${r.variant}: ${Math.round(r.rating.rating)} ±${Math.round(r.rating.deviation)} (${r.games || 0} rated games)`;
+    list.append(li);
+  }
+  say($('#profile-note'), (p.ratings || []).length ? '' : 'No rated games yet.', false);
+}
+
+async function showLeaderboard() {
+  const list = $('#leaderboard');
+  let answer;
+  try {
+    answer = await conn.request({ getLeaderboard: { variant: $('#top-variant').value, limit: 20 } });
+  } catch (e) {
+    return say($('#leaderboard-note'), e.message, true);
+  }
+  const b = answer.leaderboard;
+  list.replaceChildren();
+  for (const e of b.entries || []) {
+    const li = document.createElement('li');
+    const name = document.createElement('button');
+    name.type = 'button';
+    name.className = 'link';
+    name.textContent = e.name + (e.bot ? ' (bot)' : '');
+    name.addEventListener('click', () => showProfile({ playerId: e.playerId }));
+    li.append(`${e.rank}. `, name, ` ${Math.round(e.rating.rating)} (${e.games} games)`);
+    list.append(li);
+  }
+  say($('#leaderboard-note'), (b.entries || []).length ? '' : `Nobody has ${b.minGames} rated games yet.`, false);
+}
+
+async function setPassword(event) {
+  event.preventDefault();
+  const note = $('#password-note');
+  const body = { password: $('#new-password').value };
+  if ($('#old-password').value) body.oldPassword = $('#old-password').value;
+  try {
+    await conn.request({ setPassword: body });
+  } catch (e) {
+    return say(note, e.message, true);
+  }
+  $('#new-password').value = '';
+  $('#old-password').value = '';
+  $('#old-password-row').hidden = false;  // from now on a change needs the old one
+  say(note, `Your name is protected: sign in as ${me()?.name ?? 'you'} with this password on any device.`, false);
+}
+
+// Called once by app.js with its connection and who we are; `account` says
+// whether the welcome said the player has a password.
+export function initAccount(connection, whoAmI) {
+  conn = connection;
+  me = whoAmI;
+  $('#password-form')?.addEventListener('submit', setPassword);
+  $('#my-profile')?.addEventListener('click', () => showProfile({}));
+  $('#top-refresh')?.addEventListener('click', showLeaderboard);
+  $('#top-variant')?.addEventListener('change', showLeaderboard);
+}
+
+export function welcomed(welcome) {
+  const row = $('#old-password-row');
+  if (row) row.hidden = !welcome.account;
+}
