@@ -3,6 +3,8 @@
 // key=value fields of the lines it prints.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,5 +27,20 @@ class ClientProcess : public inarow::testing::ChildProcess {
 
 // key=value fields of a client line; values unquoted.
 std::optional<std::string> field(const std::string& line, const std::string& key);
+
+// The next line the client prints that starts with `prefix`; empty, and a
+// failure that shows the transcript, if none comes.
+inline std::string expect_line(ClientProcess& c, const std::string& prefix) {
+  auto line = c.expect(prefix);
+  EXPECT_TRUE(line) << "no '" << prefix << "' line; transcript:\n" << c.transcript();
+  return line.value_or("");
+}
+
+// A test's own folder of client configurations: config("ada") is ada's.
+class ClientConfigs : public ::testing::Test {
+ protected:
+  TempDir dir_;
+  fs::path config(const std::string& who) { return dir_.path() / who; }
+};
 
 }  // namespace inarow::client::testing

@@ -77,11 +77,7 @@ std::string started(ClientProcess& c) {
   return line.value_or("");
 }
 
-class ClientTest : public ::testing::Test {
- protected:
-  TempDir dir_;
-  fs::path config(const std::string& who) { return dir_.path() / who; }
-};
+class ClientTest : public ClientConfigs {};
 
 void play_bot_game(const std::string& variant, const std::string& level, const fs::path& cfg) {
   ServerProcess server(":memory:");

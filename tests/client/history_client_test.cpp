@@ -13,17 +13,7 @@
 namespace inarow::client::testing {
 namespace {
 
-class HistoryClientTest : public ::testing::Test {
- protected:
-  TempDir dir_;
-  fs::path config(const std::string& who) { return dir_.path() / who; }
-};
-
-std::string expect_line(ClientProcess& c, const std::string& prefix) {
-  auto line = c.expect(prefix);
-  EXPECT_TRUE(line) << "no '" << prefix << "' line; transcript:\n" << c.transcript();
-  return line.value_or("");
-}
+class HistoryClientTest : public ClientConfigs {};
 
 TEST_F(HistoryClientTest, GamesReplayAndExport) {
   ServerProcess server(":memory:");

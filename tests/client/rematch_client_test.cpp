@@ -8,17 +8,7 @@
 namespace inarow::client::testing {
 namespace {
 
-class RematchClientTest : public ::testing::Test {
- protected:
-  TempDir dir_;
-  fs::path config(const std::string& who) { return dir_.path() / who; }
-};
-
-std::string expect_line(ClientProcess& c, const std::string& prefix) {
-  auto line = c.expect(prefix);
-  EXPECT_TRUE(line) << "no '" << prefix << "' line; transcript:\n" << c.transcript();
-  return line.value_or("");
-}
+class RematchClientTest : public ClientConfigs {};
 
 // Two lines of these prefixes, in either order (the old match's news and
 // the new match's start come from two matches: no order between them).

@@ -9,23 +9,12 @@
 
 #include "inarow/engine/notation.h"
 #include "inarow/engine/search.h"
+#include "stones.h"
 
 namespace inarow {
 namespace {
 
-// A game from the stones of each side: the first player's ("x") and the
-// second's ("o") alternate, so x.size() == o.size() leaves x to move.
-Game from_stones(const Variant& v, const std::vector<std::string>& x,
-                 const std::vector<std::string>& o) {
-  std::string text;
-  for (std::size_t i = 0; i < std::max(x.size(), o.size()); ++i) {
-    if (i < x.size()) text += x[i];
-    if (i < o.size()) text += o[i];
-  }
-  auto game = Game::parse(v, text);
-  EXPECT_TRUE(game) << text << ": " << game.error().describe();
-  return game ? *game : Game(v);
-}
+using testing::from_stones;
 
 // One of the eight symmetries of the square board applied to a cell name.
 std::string transform(const Variant& v, const std::string& name, int symmetry) {

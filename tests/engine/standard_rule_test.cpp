@@ -11,25 +11,14 @@
 
 #include "inarow/common/splitmix.h"
 #include "inarow/engine/search.h"
+#include "stones.h"
 #include "threats.h"
 #include "vcf.h"
 
 namespace inarow {
 namespace {
 
-// The first player's stones ("x") and the second's ("o") alternate, so
-// x.size() == o.size() leaves x to move.
-Game from_stones(const Variant& v, const std::vector<std::string>& x,
-                 const std::vector<std::string>& o) {
-  std::string text;
-  for (std::size_t i = 0; i < std::max(x.size(), o.size()); ++i) {
-    if (i < x.size()) text += x[i];
-    if (i < o.size()) text += o[i];
-  }
-  auto game = Game::parse(v, text);
-  EXPECT_TRUE(game) << text << ": " << game.error().describe();
-  return game ? *game : Game(v);
-}
+using testing::from_stones;
 
 Cell cell(const Variant& v, const std::string& name) {
   return *Game(v).parse_move(name);

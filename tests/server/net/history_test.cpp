@@ -309,13 +309,10 @@ TEST(History, PrivateGamesAreForTheirPlayersOnly) {
   a.hello("alice");
   b.hello("bob");
   c.hello("carol");
-  v1::ClientMessage create;
-  create.mutable_create_private()->set_variant("tictactoe");
-  const auto created = a.request(create);
+  const auto created = a.request(create_private_message("tictactoe"));
   ASSERT_TRUE(created.has_ack()) << created.DebugString();
-  v1::ClientMessage join;
-  join.mutable_join_private()->set_code(created.ack().code());
-  const std::string secret = expect_match_ack(b.request(join));
+  const std::string secret =
+      expect_match_ack(b.request(join_private_message(created.ack().code())));
   wait_event(a, secret, Kind::kStarted);
   expect_ack(a.request(resign_message(secret)));
   wait_event(a, secret, Kind::kEnded);

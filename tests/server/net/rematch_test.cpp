@@ -92,9 +92,8 @@ Pair private_game(WsClient& a, WsClient& b) {
   create.mutable_create_private()->mutable_time_control()->set_increment_ms(2'000);
   const auto created = a.request(create);
   EXPECT_TRUE(created.has_ack()) << created.DebugString();
-  v1::ClientMessage join;
-  join.mutable_join_private()->set_code(created.ack().code());
-  Pair p{expect_match_ack(b.request(join)), created.ack().code()};
+  Pair p{expect_match_ack(b.request(join_private_message(created.ack().code()))),
+         created.ack().code()};
   wait_event(a, p.match_id, Kind::kStarted);
   wait_event(b, p.match_id, Kind::kStarted);
   return p;

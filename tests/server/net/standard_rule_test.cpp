@@ -30,13 +30,9 @@ TEST(StandardRule, ASixPlaysOnAndAFiveWinsBetweenPeople) {
   WsClient a(server.port()), b(server.port());
   a.hello("ann");
   b.hello("bob");
-  v1::ClientMessage create;
-  create.mutable_create_private()->set_variant("gomoku-standard");
-  const auto created = a.request(create);
+  const auto created = a.request(create_private_message("gomoku-standard"));
   ASSERT_TRUE(created.has_ack()) << created.DebugString();
-  v1::ClientMessage join;
-  join.mutable_join_private()->set_code(created.ack().code());
-  const std::string id = expect_match_ack(b.request(join));
+  const std::string id = expect_match_ack(b.request(join_private_message(created.ack().code())));
   const auto started = wait_event(a, id, Kind::kStarted);
   EXPECT_EQ(started.started().state().variant(), "gomoku-standard");
   wait_event(b, id, Kind::kStarted);

@@ -170,9 +170,7 @@ TEST(Started, TellsEachPlayerItsSeatAndSpectatorsNone) {
   create.mutable_create_private()->set_side(v1::SIDE_SECOND);
   auto created = a.request(create);
   ASSERT_TRUE(created.has_ack());
-  v1::ClientMessage join;
-  join.mutable_join_private()->set_code(created.ack().code());
-  auto joined = b.request(join);
+  auto joined = b.request(join_private_message(created.ack().code()));
   ASSERT_TRUE(joined.has_ack()) << joined.DebugString();
   const auto sa = a.next_event(), sb = b.next_event();
   ASSERT_TRUE(sa.has_started() && sb.has_started());

@@ -43,6 +43,19 @@ inline v1::ClientMessage watch_message(const std::string& match_id, std::uint64_
   return m;
 }
 
+// A private game (the answer's Ack.code is for the friend), and joining one.
+inline v1::ClientMessage create_private_message(const std::string& variant) {
+  v1::ClientMessage m;
+  m.mutable_create_private()->set_variant(variant);
+  return m;
+}
+
+inline v1::ClientMessage join_private_message(const std::string& code) {
+  v1::ClientMessage m;
+  m.mutable_join_private()->set_code(code);
+  return m;
+}
+
 inline v1::ClientMessage offer_draw_message(const std::string& match_id) {
   v1::ClientMessage m;
   m.mutable_offer_draw()->set_match_id(match_id);
