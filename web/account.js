@@ -2,6 +2,8 @@
 // a player's profile (ratings per variant), and a variant's leaderboard in
 // the lobby. Signing in from another device is the name form's password
 // field (app.js sends it with the hello).
+import { showPlayerGames } from './history.js';
+
 const $ = (sel) => document.querySelector(sel);
 
 let conn = null;
@@ -18,8 +20,7 @@ function say(el, message, error) {
   el.hidden = !message;
 }
 
-// Profiles: ratings per variant. Recent games go in #profile-games (another
-// part of the page fills it once the server lists a player's games).
+// Profiles: ratings per variant and the player's latest games.
 export async function showProfile(query) {
   const box = $('#profile');
   if (!box) return;
@@ -43,6 +44,7 @@ export async function showProfile(query) {
     list.append(li);
   }
   say($('#profile-note'), (p.ratings || []).length ? '' : 'No rated games yet.', false);
+  await showPlayerGames($('#profile-games'), p.playerId);
 }
 
 async function showLeaderboard() {

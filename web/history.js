@@ -84,6 +84,41 @@ export function initHistory(h) {
   });
 }
 
+// One finished game as a list entry, from `me`'s side: a link that opens
+// its replay, and the variant, rating change and date.
+function gameItem(game, me) {
+  const { outcome, vs, change } = fromSide(game, me);
+  const li = document.createElement('li');
+  const a = document.createElement('a');
+  a.href = `/game/${encodeURIComponent(game.matchId)}`;
+  a.dataset.matchId = game.matchId;
+  const date = new Date(Number(game.endedMs));
+  a.textContent = `${outcome} vs ${vs}`;
+  const detail = document.createElement('span');
+  detail.className = 'game-detail';
+  detail.textContent = ` · ${titleOf(game.variant)}${change ? ` · ${change}` : ''} · ${date.toLocaleString()}`;
+  if (change) detail.dataset.change = change;
+  a.addEventListener('click', (e) => {
+    e.preventDefault();
+    openReplay(game.matchId);
+  });
+  li.append(a, detail);
+  return li;
+}
+
+// A player's latest finished games into `list` (a profile's recent games);
+// their private games are left out by the server.
+export async function showPlayerGames(list, playerId, limit = 5) {
+  let answer;
+  try {
+    answer = await hooks.conn.request({ listGames: { playerId, limit } });
+  } catch (e) {
+    list.replaceChildren();
+    return;
+  }
+  list.replaceChildren(...(answer.gameList.games || []).map((game) => gameItem(game, playerId)));
+}
+
 // The first page of My games, or the next one (more = true).
 export async function refreshMyGames(more = false) {
   const me = hooks.me();
@@ -97,25 +132,7 @@ export async function refreshMyGames(more = false) {
   }
   const games = answer.gameList.games || [];
   nextCursor = answer.gameList.next || '';
-  const items = games.map((game) => {
-    const { outcome, vs, change } = fromSide(game, me.playerId);
-    const li = document.createElement('li');
-    const a = document.createElement('a');
-    a.href = `/game/${encodeURIComponent(game.matchId)}`;
-    a.dataset.matchId = game.matchId;
-    const date = new Date(Number(game.endedMs));
-    a.textContent = `${outcome} vs ${vs}`;
-    const detail = document.createElement('span');
-    detail.className = 'game-detail';
-    detail.textContent = ` · ${titleOf(game.variant)}${change ? ` · ${change}` : ''} · ${date.toLocaleString()}`;
-    if (change) detail.dataset.change = change;
-    a.addEventListener('click', (e) => {
-      e.preventDefault();
-      openReplay(game.matchId);
-    });
-    li.append(a, detail);
-    return li;
-  });
+  const items = games.map((game) => gameItem(game, me.playerId));
   if (more) list.append(...items);
   else list.replaceChildren(...items);
   $('#no-games').hidden = list.children.length > 0;

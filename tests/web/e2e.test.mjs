@@ -750,6 +750,10 @@ test('My games lists a finished bot game; its replay steps by click and keys, do
   assert.match(await entry.innerText(), /^(Won|Lost|Draw) vs Beginner/i);
   assert.match(await page.locator('#my-games .game-detail').innerText(), /Tic-tac-toe · [+-]\d+ · /);
   assert.equal(await entry.getAttribute('href'), `/game/${matchId}`);
+  // Her profile lists the same game among her recent games.
+  await page.locator('#my-profile').click();
+  await page.locator(`#profile-games a[data-match-id="${matchId}"]`).waitFor();
+  assert.equal(await page.locator('#profile-games li').count(), 1);
 
   await entry.click();
   const replay = page.locator('#replay-view');
