@@ -12,6 +12,7 @@
 
 #include "inarow/server/memory_store.h"
 #include "inarow/server/sqlite_store.h"
+#include "records.h"
 
 namespace inarow::server {
 namespace {
@@ -31,11 +32,7 @@ std::unique_ptr<Store> open(const std::filesystem::path& path) {
 }
 
 PlayerRecord player(const std::string& id, const std::string& name) {
-  PlayerRecord p;
-  p.id = id;
-  p.name = name;
-  p.token_hash = "hash-" + id;
-  return p;
+  return testing::person(id, name, "hash-" + id);
 }
 
 MatchRecord rated_match(const std::string& id, const std::string& first, const std::string& second,

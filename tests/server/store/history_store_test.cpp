@@ -12,6 +12,7 @@
 
 #include "inarow/server/memory_store.h"
 #include "inarow/server/sqlite_store.h"
+#include "records.h"
 
 namespace inarow::server {
 namespace {
@@ -80,10 +81,10 @@ store_op::FinishMatch finish(const std::string& id, std::int64_t ended_ms, int p
 // game, and one game Alice has no part in.
 std::vector<StoreOp> history_ops() {
   std::vector<StoreOp> ops = {
-      store_op::SavePlayer{PlayerRecord{"pa", "alice", "h-a", false, {}}},
-      store_op::SavePlayer{PlayerRecord{"pb", "bob", "h-b", false, {}}},
-      store_op::SavePlayer{PlayerRecord{"bot-easy", "Easy bot", "", true, {}}},
-      store_op::SavePlayer{PlayerRecord{"pc", "carol", "h-c", false, {}}},
+      store_op::SavePlayer{testing::person("pa", "alice", "h-a")},
+      store_op::SavePlayer{testing::person("pb", "bob", "h-b")},
+      store_op::SavePlayer{testing::bot("bot-easy", "Easy bot")},
+      store_op::SavePlayer{testing::person("pc", "carol", "h-c")},
   };
   const char* ids[] = {"g1", "g2", "g3", "g4", "g5", "g6"};
   const std::int64_t ended[] = {5000, 3000, 7000, 7000, 1000, 9000};
@@ -214,7 +215,7 @@ TEST(HistoryStore, ABotAgainstItselfIsListedOnce) {
   MemoryStore memory;
   for (Store* store : {sqlite->get(), static_cast<Store*>(&memory)}) {
     std::vector<StoreOp> ops = {
-        store_op::SavePlayer{PlayerRecord{"bot-easy", "Easy bot", "", true, {}}},
+        store_op::SavePlayer{testing::bot("bot-easy", "Easy bot")},
         store_op::CreateMatch{game("b1", "bot-easy", "bot-easy", 1)},
         finish("b1", 10, 2),
     };

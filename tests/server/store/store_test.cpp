@@ -9,6 +9,7 @@
 
 #include "inarow/server/sqlite_store.h"
 #include "inarow/server/store_writer.h"
+#include "records.h"
 
 namespace inarow::server {
 namespace {
@@ -61,7 +62,7 @@ TEST(SqliteStore, WritesSurviveReopening) {
     auto store = open_sqlite_store(path.string());
     ASSERT_TRUE(store) << store.error();
     std::vector<StoreOp> ops = {
-        store_op::SavePlayer{PlayerRecord{"pa", "alice", "hash-a", false, {}}},
+        store_op::SavePlayer{testing::person("pa", "alice", "hash-a")},
         store_op::SaveRating{"pa", "tictactoe", Rating{1612.5, 80.25, 0.059}},
         store_op::CreateMatch{match("m1")},
         store_op::CreateMatch{match("m2")},
