@@ -40,8 +40,8 @@ struct LineShape {
 // Empty cells where a stone of `own` completes k in a line.
 template <int W>
 Bitboard<W> five_cells(const LineShape<W>& g, const Bitboard<W>& own, const Bitboard<W>& empty) {
-  if (g.exact) return exact_line_completions<0>(own, g.directions, g.k) & empty;
-  return line_completions<0>(own, g.directions, g.k) & empty;
+  if (g.exact) return line_completions<0, true>(own, g.directions, g.k) & empty;
+  return line_completions<0, false>(own, g.directions, g.k) & empty;
 }
 
 // How many cells of `own` follow one another from `from` on, `step` apart,

@@ -31,28 +31,41 @@ inline std::uint64_t zobrist(Side side, Cell cell) {
 namespace detail {
 // Cells that complete k in a line of `own` along the four directions (bit
 // distances between neighbours): for some j, the j cells behind and the
-// k-1-j cells ahead all hold own stones. Any cell, empty or not, on the board
-// or not: callers mask. K > 0 fixes k at compile time (unrolled); K = 0
-// takes it from `k`. Shifts go one step d at a time, never a whole word.
-template <int K, int W>
+// k-1-j cells ahead all hold own stones. Under the standard rule (Exact) the
+// line is exactly k: the cell beyond each end is not own, and a cell that
+// completes k + 1 or more on one line may still complete exactly k on
+// another. Any cell, empty or not, on the board or not: callers mask.
+// K > 0 fixes k at compile time (unrolled); K = 0 takes it from `k`. Shifts
+// go one step d at a time, never a whole word.
+template <int K, bool Exact, int W>
 Bitboard<W> line_completions(const Bitboard<W>& own, const std::array<int, 4>& directions,
                              int k = K) {
   using Board = Bitboard<W>;
   assert(k >= 1 && k <= Variant::kMaxSide && (K == 0 || k == K));
   Board result;
   for (int d : directions) {
-    // above[i]: own on the i cells ahead. Raw words, so that the unused
-    // entries are not zeroed on every call.
+    // above[i]: own on the i cells ahead (Exact: and not on the next one).
+    // Raw words, so that the unused entries are not zeroed on every call.
+    // Freestyle's steps are the whole cost of its search's win tests: the
+    // exact rule's extra terms are added beside them, not woven in.
     std::array<std::array<std::uint64_t, W>, K ? K : Variant::kMaxSide> above;
     Board run = ~Board{};
-    above[0] = run.w;
+    if constexpr (Exact) {
+      above[0] = (run & ~(own >> d)).w;
+    } else {
+      above[0] = run.w;
+    }
     Board shifted = own;
     for (int i = 1; i < k; ++i) {
       shifted = shifted >> d;
       run &= shifted;
-      above[i] = run.w;
+      if constexpr (Exact) {
+        above[i] = (run & ~(shifted >> d)).w;
+      } else {
+        above[i] = run.w;
+      }
     }
-    // below: own on the j cells behind.
+    // below: own on the j cells behind (Exact: and not on the one before).
     Board below = ~Board{};
     shifted = own;
     for (int j = 0; j < k; ++j) {
@@ -62,44 +75,11 @@ Bitboard<W> line_completions(const Bitboard<W>& own, const std::array<int, 4>& d
       }
       Board a;
       a.w = above[k - 1 - j];
-      result |= below & a;
-    }
-  }
-  return result;
-}
-
-// line_completions for the standard rule: cells that complete a line of
-// exactly k, the cell beyond each end of it not own. A cell that completes
-// k + 1 or more on one line may still complete exactly k on another.
-template <int K, int W>
-Bitboard<W> exact_line_completions(const Bitboard<W>& own, const std::array<int, 4>& directions,
-                                   int k = K) {
-  using Board = Bitboard<W>;
-  assert(k >= 1 && k <= Variant::kMaxSide && (K == 0 || k == K));
-  Board result;
-  for (int d : directions) {
-    // above[i]: own on exactly the i cells ahead (the next one is not own).
-    std::array<std::array<std::uint64_t, W>, K ? K : Variant::kMaxSide> above;
-    Board run = ~Board{};
-    Board shifted = own >> d;
-    for (int i = 0; i < k; ++i) {
-      if (i > 0) {
-        run &= shifted;
-        shifted = shifted >> d;
+      if constexpr (Exact) {
+        result |= below & ~(shifted << d) & a;
+      } else {
+        result |= below & a;
       }
-      above[i] = (run & ~shifted).w;
-    }
-    // below: own on exactly the j cells behind.
-    Board below = ~Board{};
-    shifted = own << d;
-    for (int j = 0; j < k; ++j) {
-      if (j > 0) {
-        below &= shifted;
-        shifted = shifted << d;
-      }
-      Board a;
-      a.w = above[k - 1 - j];
-      result |= below & ~shifted & a;
     }
   }
   return result;
@@ -308,8 +288,8 @@ template <int W>
 typename Position<W>::Board Position<W>::winning_cells(const Board& own) const {
   if (geo_->variant.exact) {
     if (geo_->variant.k == 5)
-      return detail::exact_line_completions<5>(own, geo_->directions) & geo_->board & ~occupied();
-    return detail::exact_line_completions<0>(own, geo_->directions, geo_->variant.k) & geo_->board &
+      return detail::line_completions<5, true>(own, geo_->directions) & geo_->board & ~occupied();
+    return detail::line_completions<0, true>(own, geo_->directions, geo_->variant.k) & geo_->board &
            ~occupied();
   }
   // The common line lengths get a fully unrolled version.
@@ -323,7 +303,7 @@ typename Position<W>::Board Position<W>::winning_cells(const Board& own) const {
     default:
       break;
   }
-  return detail::line_completions<0>(own, geo_->directions, geo_->variant.k) & geo_->board &
+  return detail::line_completions<0, false>(own, geo_->directions, geo_->variant.k) & geo_->board &
          ~occupied();
 }
 
@@ -347,7 +327,7 @@ typename Position<W>::Board Position<W>::winning_cells_k(const Board& own) const
       return result;
     }
   }
-  return detail::line_completions<K>(own, geo_->directions) & geo_->board & ~occupied();
+  return detail::line_completions<K, false>(own, geo_->directions) & geo_->board & ~occupied();
 }
 
 }  // namespace inarow
