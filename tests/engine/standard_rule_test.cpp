@@ -286,16 +286,8 @@ Seen compare_on(const Variant& v, std::uint64_t seed, int positions) {
   std::uint64_t rng = seed;
   Seen seen;
   for (int n = 0; n < positions; ++n) {
-    Bitboard<W> own, theirs;
     const int own_percent = 15 + static_cast<int>(splitmix64_next(rng) % 40);
-    for (int c = 0; c < v.width; ++c)
-      for (int r = 0; r < v.height; ++r) {
-        const int roll = static_cast<int>(splitmix64_next(rng) % 100);
-        if (roll < own_percent)
-          own.set(v.cell(c, r));
-        else if (roll < own_percent + 15)
-          theirs.set(v.cell(c, r));
-      }
+    const auto [own, theirs] = testing::random_stones<W>(v, rng, own_percent);
     const Bitboard<W> empty = geo->board & ~(own | theirs);
     const Reference<W> ref{v, own, empty};
     const Bitboard<W> fives = ref.fives();

@@ -7,6 +7,7 @@
 #include "inarow/common/splitmix.h"
 #include "inarow/engine/position.h"
 #include "inarow/engine/variant.h"
+#include "stones.h"
 
 namespace inarow::detail {
 namespace {
@@ -22,17 +23,9 @@ int compare_on(const Variant& v, std::uint64_t seed, int positions) {
   std::uint64_t rng = seed;
   int making_fives = 0;
   for (int n = 0; n < positions; ++n) {
-    Bitboard<W> own, theirs;
     // Dense enough for fours and fives, sparse enough to leave room.
     const int own_percent = 20 + static_cast<int>(splitmix64_next(rng) % 35);
-    for (int c = 0; c < v.width; ++c)
-      for (int r = 0; r < v.height; ++r) {
-        const int roll = static_cast<int>(splitmix64_next(rng) % 100);
-        if (roll < own_percent)
-          own.set(v.cell(c, r));
-        else if (roll < own_percent + 15)
-          theirs.set(v.cell(c, r));
-      }
+    const auto [own, theirs] = testing::random_stones<W>(v, rng, own_percent);
     const Bitboard<W> empty = geo->board & ~(own | theirs);
     if (five_cells(shape, own, empty).any()) continue;
     for (int c = 0; c < Bitboard<W>::kBits; ++c) {
