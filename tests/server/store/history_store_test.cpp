@@ -17,6 +17,9 @@
 namespace inarow::server {
 namespace {
 
+using testing::query_rows;
+using testing::run_sql;
+
 std::filesystem::path temp_db(const char* name) {
   auto path = std::filesystem::temp_directory_path() /
               (std::string(name) + "-" + std::to_string(::getpid()) + ".db");
@@ -24,35 +27,6 @@ std::filesystem::path temp_db(const char* name) {
     std::filesystem::remove(path.string() + suffix);
   }
   return path;
-}
-
-void run_sql(const std::filesystem::path& path, const char* sql) {
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path.string().c_str(), &db), SQLITE_OK);
-  EXPECT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
-  sqlite3_close(db);
-}
-
-// Every row of `sql`, its columns joined by '|', rows by '\n'.
-std::string query_rows(const std::filesystem::path& path, const char* sql) {
-  sqlite3* db = nullptr;
-  std::string out;
-  if (sqlite3_open(path.string().c_str(), &db) == SQLITE_OK) {
-    sqlite3_stmt* q = nullptr;
-    if (sqlite3_prepare_v2(db, sql, -1, &q, nullptr) == SQLITE_OK) {
-      while (sqlite3_step(q) == SQLITE_ROW) {
-        for (int c = 0; c < sqlite3_column_count(q); ++c) {
-          if (c) out += '|';
-          const auto* t = sqlite3_column_text(q, c);
-          out += t ? reinterpret_cast<const char*>(t) : "NULL";
-        }
-        out += '\n';
-      }
-    }
-    sqlite3_finalize(q);
-  }
-  sqlite3_close(db);
-  return out;
 }
 
 MatchRecord game(const std::string& id, const std::string& first, const std::string& second,

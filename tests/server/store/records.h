@@ -1,6 +1,11 @@
-// Records for the store tests.
+// Records for the store tests, and SQL on a store file through a
+// connection of the test's own.
 #pragma once
 
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <filesystem>
 #include <string>
 
 #include "inarow/server/store.h"
@@ -24,6 +29,52 @@ inline PlayerRecord bot(const std::string& id, const std::string& name) {
   p.name = name;
   p.bot = true;
   return p;
+}
+
+// Runs `sql` on the store file through a connection of the test's own.
+inline void run_sql(const std::filesystem::path& path, const char* sql) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.string().c_str(), &db), SQLITE_OK);
+  EXPECT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+  sqlite3_close(db);
+}
+
+// The first column of the first row of `sql`, as text ("" for none).
+inline std::string query_text(const std::filesystem::path& path, const char* sql) {
+  sqlite3* db = nullptr;
+  std::string out;
+  if (sqlite3_open(path.string().c_str(), &db) == SQLITE_OK) {
+    sqlite3_stmt* q = nullptr;
+    if (sqlite3_prepare_v2(db, sql, -1, &q, nullptr) == SQLITE_OK &&
+        sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0)) {
+      out = reinterpret_cast<const char*>(sqlite3_column_text(q, 0));
+    }
+    sqlite3_finalize(q);
+  }
+  sqlite3_close(db);
+  return out;
+}
+
+// Every row of `sql`, its columns joined by '|', rows by '\n'.
+inline std::string query_rows(const std::filesystem::path& path, const char* sql) {
+  sqlite3* db = nullptr;
+  std::string out;
+  if (sqlite3_open(path.string().c_str(), &db) == SQLITE_OK) {
+    sqlite3_stmt* q = nullptr;
+    if (sqlite3_prepare_v2(db, sql, -1, &q, nullptr) == SQLITE_OK) {
+      while (sqlite3_step(q) == SQLITE_ROW) {
+        for (int c = 0; c < sqlite3_column_count(q); ++c) {
+          if (c) out += '|';
+          const auto* t = sqlite3_column_text(q, c);
+          out += t ? reinterpret_cast<const char*>(t) : "NULL";
+        }
+        out += '\n';
+      }
+    }
+    sqlite3_finalize(q);
+  }
+  sqlite3_close(db);
+  return out;
 }
 
 }  // namespace inarow::server::testing

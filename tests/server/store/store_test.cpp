@@ -14,6 +14,9 @@
 namespace inarow::server {
 namespace {
 
+using testing::query_text;
+using testing::run_sql;
+
 using namespace std::chrono_literals;
 
 std::filesystem::path temp_db(const char* name) {
@@ -190,30 +193,6 @@ TEST(SqliteStore, MigratesASchemaOneStore) {
   auto again = open_sqlite_store(path.string());
   ASSERT_TRUE(again) << again.error();
   EXPECT_TRUE((*again)->load_unfinished().empty());
-}
-
-// Runs `sql` on the store file through a connection of the test's own.
-void run_sql(const std::filesystem::path& path, const char* sql) {
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path.string().c_str(), &db), SQLITE_OK);
-  EXPECT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
-  sqlite3_close(db);
-}
-
-// The first column of the first row of `sql`, as text ("" for none).
-std::string query_text(const std::filesystem::path& path, const char* sql) {
-  sqlite3* db = nullptr;
-  std::string out;
-  if (sqlite3_open(path.string().c_str(), &db) == SQLITE_OK) {
-    sqlite3_stmt* q = nullptr;
-    if (sqlite3_prepare_v2(db, sql, -1, &q, nullptr) == SQLITE_OK &&
-        sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0)) {
-      out = reinterpret_cast<const char*>(sqlite3_column_text(q, 0));
-    }
-    sqlite3_finalize(q);
-  }
-  sqlite3_close(db);
-  return out;
 }
 
 // A store written by schema 2 (a finished game's moves as rows of `moves`)
