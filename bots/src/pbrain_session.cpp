@@ -40,39 +40,46 @@ std::vector<int> numbers(std::string_view s) {
 PbrainSession::PbrainSession(PbrainOptions options) : options_(std::move(options)) {}
 PbrainSession::~PbrainSession() = default;
 
-void PbrainSession::start(int width, int height, std::ostream& out) {
-  const auto v = Variant::parse("mnk:" + std::to_string(width) + "," + std::to_string(height) +
-                                "," + std::to_string(options_.k) + (exact_ ? ",exact" : ""));
-  if (!v) {
-    out << "ERROR unsupported size: " << v.error().message << std::endl;
-    return;
-  }
+expected<PbrainSession::Built, std::string> PbrainSession::build(int width, int height,
+                                                                 bool exact) const {
+  auto v = Variant::parse("mnk:" + std::to_string(width) + "," + std::to_string(height) + "," +
+                          std::to_string(options_.k) + (exact ? ",exact" : ""));
+  if (!v) return unexpected("unsupported size: " + v.error().message);
   auto bot = make_bot(*v, options_.bot, options_.seed);
-  if (!bot) {
-    out << "ERROR " << bot.error().message << std::endl;
+  if (!bot) return unexpected(bot.error().message);
+  return Built{std::move(*v), std::move(bot).value()};
+}
+
+void PbrainSession::start(int width, int height, std::ostream& out) {
+  auto built = build(width, height, exact_);
+  if (!built) {
+    out << "ERROR " << built.error() << std::endl;
     return;
   }
-  game_ = std::make_unique<Game>(*v);
-  bot_ = std::move(bot).value();
+  game_ = std::make_unique<Game>(built->variant);
+  bot_ = std::move(built->bot);
   out << "OK" << std::endl;
 }
 
-void PbrainSession::set_rule() {
-  if (!game_) return;  // START builds the game under the rule
+void PbrainSession::set_rule(bool exact, std::ostream& out) {
+  if (!game_) {  // START builds the game under the rule
+    exact_ = exact;
+    return;
+  }
   const Variant& old = game_->variant();
-  const auto v =
-      Variant::parse("mnk:" + std::to_string(old.width) + "," + std::to_string(old.height) + "," +
-                     std::to_string(old.k) + (exact_ ? ",exact" : ""));
-  if (!v) return;  // the same size was accepted before
-  auto bot = make_bot(*v, options_.bot, options_.seed);
-  if (!bot) return;
+  auto built = build(old.width, old.height, exact);
+  if (!built) {  // the rule stays as it was, and the manager hears why
+    out << "ERROR cannot play rule " << (exact ? 1 : 0) << ": " << built.error() << std::endl;
+    return;
+  }
+  exact_ = exact;
   // The stones so far, under the new rule (managers send the rule before
   // the first move; a game it would have ended keeps its moves up to there).
-  Game g(*v);
+  Game g(built->variant);
   for (Cell c : game_->moves())
     if (!g.play(c)) break;
   *game_ = std::move(g);
-  bot_ = std::move(bot).value();
+  bot_ = std::move(built->bot);
 }
 
 std::optional<Cell> PbrainSession::parse_cell(std::string_view text) const {
@@ -223,13 +230,10 @@ bool PbrainSession::handle(std::string_view raw, std::ostream& out) {
     if (numeric && key == "timeout_turn") timeout_turn_ = v;
     if (numeric && key == "timeout_match") timeout_match_ = v;
     if (numeric && key == "time_left") time_left_ = v;
-    // Bit 1 of the rule: exactly five wins (the standard rule). The other
-    // bits (continuous game, renju, caro) are not ours: those games are
-    // played by the freestyle or standard rule as bit 1 says.
-    if (numeric && key == "rule" && ((v & 1) != 0) != exact_) {
-      exact_ = (v & 1) != 0;
-      set_rule();
-    }
+    // Rule value 1 (Gomocup: exactly five) plays the standard rule. The
+    // other values (continuous game 2, renju 4, caro 8) are not ours: those
+    // games are played by the freestyle or standard rule as value 1 says.
+    if (numeric && key == "rule" && ((v & 1) != 0) != exact_) set_rule((v & 1) != 0, out);
   } else if (cmd == "ABOUT") {
     out << "name=\"inarow\", version=\"0.1\", author=\"inarow\", country=\"-\"" << std::endl;
   } else if (cmd == "END") {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 
 namespace inarow::bots {
@@ -113,7 +115,7 @@ TEST(Pbrain, RectangularBoardsAndErrors) {
 namespace inarow::bots {
 namespace {
 
-// INFO rule bit 1 (exactly five wins) plays the standard rule. The brain
+// INFO rule 1 (exactly five wins) plays the standard rule. The brain
 // (field 1) has 0,0 1,0 2,0 3,0 and 5,0: 4,0 makes six. The manager's
 // stones (field 2) 0,5 1,5 2,5 3,5 threaten 4,5, exactly five. Freestyle:
 // the brain wins at 4,0. Standard: 4,0 is nothing, so it blocks 4,5.
@@ -155,6 +157,33 @@ TEST(Pbrain, InfoRuleAfterMovesKeepsThem) {
   s.handle("INFO rule 0", out);
   EXPECT_FALSE(s.game()->variant().exact);
   EXPECT_EQ(s.game()->ply(), 2);
+}
+
+// A rule the brain's bot cannot play (its weights are freestyle gomoku's)
+// is refused with an ERROR line, and the game stays under the old rule.
+TEST(Pbrain, InfoRuleTheBotCannotPlayIsAnErrorAndChangesNothing) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("inarow-pbrain-weights-" +
+                     std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + ".txt");
+  std::ofstream(path) << "variant = gomoku\n";
+  std::ostringstream out;
+  PbrainSession s(PbrainOptions{*BotSpec::parse("depth=1,weights=" + path.string()), 5, 1,
+                                std::chrono::milliseconds(0)});
+  s.handle("START 15", out);
+  EXPECT_EQ(out.str(), "OK\n");
+  s.handle("TURN 7,7", out);
+  ASSERT_EQ(s.game()->ply(), 2);
+  out.str("");
+  s.handle("INFO rule 1", out);
+  EXPECT_TRUE(out.str().starts_with("ERROR cannot play rule 1: ")) << out.str();
+  EXPECT_EQ(s.game()->variant().name, "gomoku");
+  EXPECT_EQ(s.game()->ply(), 2);
+  // Still freestyle: the next game starts as one, without an error.
+  out.str("");
+  s.handle("RESTART", out);
+  EXPECT_EQ(out.str(), "OK\n");
+  EXPECT_EQ(s.game()->variant().name, "gomoku");
+  std::filesystem::remove(path);
 }
 
 }  // namespace

@@ -2,8 +2,8 @@
 // line on standard input (START, RECTSTART, BEGIN, TURN, BOARD ... DONE, INFO,
 // TAKEBACK, RESTART, ABOUT, END) and reads the answers on standard output.
 // Coordinates are "x,y" from 0 with x the column and y the row from the top.
-// INFO rule: bit 1 (exactly five wins) plays the standard rule; the other
-// bits are not ours and change nothing.
+// INFO rule: value 1 (Gomocup: exactly five wins) plays the standard rule;
+// the other values are not ours and change nothing.
 #pragma once
 
 #include <chrono>
@@ -46,7 +46,15 @@ class PbrainSession {
   std::optional<Cell> parse_cell(std::string_view text) const;
   std::string format_cell(Cell c) const;
   std::chrono::milliseconds budget() const;
-  void set_rule();  // the game and bot again, under exact_
+  struct Built {
+    Variant variant;
+    std::unique_ptr<Bot> bot;
+  };
+  // The variant and a bot for a board of this size under the rule.
+  expected<Built, std::string> build(int width, int height, bool exact) const;
+  // The game and bot again under the rule, the stones kept; on failure
+  // an ERROR line and nothing changed.
+  void set_rule(bool exact, std::ostream& out);
 
   PbrainOptions options_;
   std::unique_ptr<Game> game_;
@@ -56,7 +64,7 @@ class PbrainSession {
   std::int64_t timeout_turn_ = 0;            // 0: no per-move limit given
   std::int64_t timeout_match_ = 0;
   std::int64_t time_left_ = -1;  // -1: not given
-  bool exact_ = false;           // INFO rule bit 1: exactly five wins
+  bool exact_ = false;           // INFO rule 1: exactly five wins
 };
 
 // Read commands from `in` until END or end of input.
