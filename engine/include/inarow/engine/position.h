@@ -261,25 +261,16 @@ bool Position<W>::has_line_through(const Board& own, Cell c) const {
   // Step along each line from c both ways. The spare bit above every column
   // is never a stone, so a step off the top or bottom of a column stops the
   // walk just as the board's edge does.
-  if (geo_->variant.exact) {
-    // The standard rule: the whole run counts, and only exactly k wins.
-    for (int d : geo_->directions) {
-      int run = 1;
-      for (int x = c + d; x < span && own.test(x) && run <= k; x += d)
-        ++run;
-      for (int x = c - d; x >= 0 && own.test(x) && run <= k; x -= d)
-        ++run;
-      if (run == k) return true;
-    }
-    return false;
-  }
+  // Freestyle stops counting at k; the standard rule counts one further,
+  // so that a run of k + 1 or more is no win.
+  const int cap = k + (geo_->variant.exact ? 1 : 0);
   for (int d : geo_->directions) {
     int run = 1;
-    for (int x = c + d; x < span && own.test(x) && run < k; x += d)
+    for (int x = c + d; x < span && own.test(x) && run < cap; x += d)
       ++run;
-    for (int x = c - d; x >= 0 && own.test(x) && run < k; x -= d)
+    for (int x = c - d; x >= 0 && own.test(x) && run < cap; x -= d)
       ++run;
-    if (run >= k) return true;
+    if (run == k) return true;
   }
   return false;
 }
