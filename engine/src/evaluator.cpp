@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include "shapes.h"
+
 namespace inarow {
 namespace {
 constexpr std::string_view kShapeKeys[] = {
@@ -19,7 +21,7 @@ Weights Weights::defaults(const Variant& v) {
     return w;
   }
   if (v.k >= 5 && !v.gravity) w.threats = {15, 40, 10, 25};  // hand-set, not tuned yet
-  if (v.k == 5 && !v.gravity && !v.exact) {                  // the shape tables are freestyle's
+  if (detail::shapes_fit(v)) {
     // Hand-set, on top of the windows; off until a change of them gains in
     // self-play (bench/gomoku/RESULTS.md: at these weights +35 -45 over 80
     // games, three times these -168 Elo).
