@@ -2,7 +2,7 @@
 // WebSocket. The page shows what the server says and sends what the player
 // asks; whether a move is legal is for the server to answer.
 import { Connection } from './connection.js';
-import { parseVariant, renderBoard, boardStyle, columnName, cellName } from './board.js';
+import { parseVariant, renderBoard, boardStyle, columnName, cellName, variantTitle } from './board.js';
 import { matchFromState, applyEvent, applyRematchEvent, clockLeft, timed } from './match.js';
 import * as sound from './sound.js';
 import * as seeks from './seeks.js';
@@ -536,16 +536,6 @@ function draw() {
   list.scrollTop = list.scrollHeight;
   $('#variant-name').textContent = variantTitle(game.variant) + (game.rated ? ' · rated' : '');
   $('#watchers').textContent = game.spectators ? `${game.spectators} watching` : '';
-}
-
-function variantTitle(name) {
-  const v = parseVariant(name);
-  if (!v) return name;
-  if (name === 'tictactoe') return 'Tic-tac-toe';
-  if (name === 'connect4') return 'Connect four';
-  if (name === 'gomoku') return 'Gomoku 15×15';
-  if (name === 'gomoku-standard') return 'Gomoku 15×15, exactly five';
-  return `${v.width}×${v.height}, ${v.exact ? 'exactly ' : ''}${v.k} in a row${v.gravity ? ', gravity' : ''}`;
 }
 
 const reasons = {

@@ -252,3 +252,14 @@ function starPoints(v) {
   if (v.width % 2 && v.height % 2) pts.push([(v.width - 1) / 2, (v.height - 1) / 2]);
   return pts;
 }
+
+// A variant's name for people: "Gomoku 15×15, exactly five", "9×9, 4 in a row".
+export function variantTitle(name) {
+  const v = parseVariant(name);
+  if (!v) return name;
+  if (name === 'tictactoe') return 'Tic-tac-toe';
+  if (name === 'connect4') return 'Connect four';
+  if (name === 'gomoku') return 'Gomoku 15×15';
+  if (name === 'gomoku-standard') return 'Gomoku 15×15, exactly five';
+  return `${v.width}×${v.height}, ${v.exact ? 'exactly ' : ''}${v.k} in a row${v.gravity ? ', gravity' : ''}`;
+}

@@ -3,7 +3,7 @@
 // in pairs to click, first/prev/next/last and the arrow keys, downloads of
 // the game as text and (five in a row) as Piskvork's .psq, and its link,
 // /game/<id>, which opens this replay.
-import { renderBoard, parseVariant } from './board.js';
+import { renderBoard, variantTitle } from './board.js';
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -19,14 +19,6 @@ const RESULTS = {
   RESULT_DRAW: 'draw',
   RESULT_ABORTED: 'aborted',
 };
-
-function titleOf(variant) {
-  const v = parseVariant(variant);
-  if (variant === 'tictactoe') return 'Tic-tac-toe';
-  if (variant === 'connect4') return 'Connect four';
-  if (variant === 'gomoku') return 'Gomoku';
-  return v ? `${v.width}×${v.height}, ${v.k} in a row${v.gravity ? ', gravity' : ''}` : variant;
-}
 
 // The game from `me`'s side: opponent, outcome, rating change.
 function fromSide(game, me) {
@@ -96,7 +88,7 @@ function gameItem(game, me) {
   a.textContent = `${outcome} vs ${vs}`;
   const detail = document.createElement('span');
   detail.className = 'game-detail';
-  detail.textContent = ` · ${titleOf(game.variant)}${change ? ` · ${change}` : ''} · ${date.toLocaleString()}`;
+  detail.textContent = ` · ${variantTitle(game.variant)}${change ? ` · ${change}` : ''} · ${date.toLocaleString()}`;
   if (change) detail.dataset.change = change;
   a.addEventListener('click', (e) => {
     e.preventDefault();
@@ -153,7 +145,7 @@ export async function openReplay(matchId) {
   const view = $('#replay-view');
   view.dataset.matchId = game.matchId;
   const first = game.first || {}, second = game.second || {};
-  $('#replay-title').textContent = `${titleOf(game.variant)}: ${first.name} vs ${second.name}`;
+  $('#replay-title').textContent = `${variantTitle(game.variant)}: ${first.name} vs ${second.name}`;
   const me = hooks.me();
   const { outcome, change } = fromSide(game, me?.playerId);
   $('#replay-result').textContent = `${outcome}${change ? ` (${change})` : ''} · ${new Date(Number(game.endedMs)).toLocaleString()}`;
@@ -205,7 +197,7 @@ function draw() {
   $('#replay-view').dataset.ply = String(at);
   renderBoard($('#replay-board'), {
     variant: record.game.variant,
-    title: `Replay of ${titleOf(record.game.variant)}`,
+    title: `Replay of ${variantTitle(record.game.variant)}`,
     moves: moves.slice(0, at),
     playable: false,
     animateLast: false,
