@@ -241,25 +241,31 @@ void MatchActor::check_watchers() {
 // new subscriber's state and the events it gets next never overlap.
 void MatchActor::flush_attaches() {
   if (published_seq_ != core_.last_seq()) return;
-  const auto now = SteadyClock::now();
-  std::vector<Connection*> fresh;
-  for (PendingAttach& a : pending_attaches_) {
+  // Every one is subscribed before any state is written, so that each state
+  // counts all the spectators of the batch and none of them needs an event
+  // for the others; nothing is published in between.
+  std::vector<std::pair<ConnectionPtr, const PendingAttach*>> live;
+  for (const PendingAttach& a : pending_attaches_) {
     auto connection = a.connection.lock();
     if (!connection) continue;
-    if (a.after_seq) {
-      for (const auto& e : core_.events_after(*a.after_seq, published_seq_)) {
-        send(connection, e.has_started() && a.side ? started_for(e, *a.side) : make_event(e));
+    subscribe(a.connection, a.side, false);
+    live.emplace_back(std::move(connection), &a);
+  }
+  const auto now = SteadyClock::now();
+  const unsigned watching = spectators.load(std::memory_order_relaxed);
+  std::vector<Connection*> fresh;
+  for (const auto& [connection, a] : live) {
+    if (a->after_seq) {
+      for (const auto& e : core_.events_after(*a->after_seq, published_seq_)) {
+        send(connection, e.has_started() && a->side ? started_for(e, *a->side) : make_event(e));
       }
     }
-    // Subscribed first so that the state counts its receiver among the
-    // watchers; nothing is published in between.
-    subscribe(a.connection, a.side, false);
-    fresh.push_back(connection.get());
     v1::ServerMessage m;
-    m.set_request_id(a.request_id);
-    *m.mutable_match_state() = core_.state(a.side, now);
-    m.mutable_match_state()->set_spectators(spectators.load(std::memory_order_relaxed));
+    m.set_request_id(a->request_id);
+    *m.mutable_match_state() = core_.state(a->side, now);
+    m.mutable_match_state()->set_spectators(watching);
     send(connection, make_outgoing(std::move(m)));
+    fresh.push_back(connection.get());
   }
   pending_attaches_.clear();
   announce_spectators(fresh);

@@ -304,6 +304,41 @@ TEST_F(MatchActorTest, AnAttachDuringTheEndingCommitGetsTheEndThenTheFinalState)
   EXPECT_TRUE(actor->over.load());
 }
 
+// The last spectator count a connection was told: its state's, or a later
+// spectators event's.
+unsigned spectators_told(const FakeConnection& c) {
+  unsigned told = 0;
+  for (const auto& m : c.received()) {
+    if (m.has_match_state()) told = m.match_state().spectators();
+    if (m.has_event() && m.event().has_spectators()) told = m.event().spectators().count();
+  }
+  return told;
+}
+
+TEST_F(MatchActorTest, SpectatorsAttachedTogetherAreAllToldTheWholeCount) {
+  auto actor = start(setup());
+  ASSERT_TRUE(events_reach(*b_, 1));
+  // The move is being stored when both attaches come, so they are answered
+  // together once it is published.
+  const auto moved = move(actor, a_, Side::first, "a1");
+  auto first = std::make_shared<FakeConnection>();
+  auto second = std::make_shared<FakeConnection>();
+  actor->attach(first, std::nullopt, std::nullopt, 0);
+  actor->attach(second, std::nullopt, std::nullopt, 0);
+  const auto has_state = [](const FakeConnection& c) {
+    for (const auto& m : c.received())
+      if (m.has_match_state()) return true;
+    return false;
+  };
+  ASSERT_TRUE(run_until([&] { return has_state(*first) && has_state(*second); }));
+  ASSERT_TRUE(answer(a_, moved)->has_ack());
+  EXPECT_EQ(spectators_told(*first), 2u);
+  EXPECT_EQ(spectators_told(*second), 2u);
+  EXPECT_EQ(spectators_told(*a_), 2u);
+  EXPECT_EQ(spectators_told(*b_), 2u);
+  EXPECT_EQ(actor->spectators.load(), 2u);
+}
+
 TEST_F(MatchActorTest, ABotAnswersEveryMoveAndGrantsATakeback) {
   auto actor = start(setup(0ms, 0ms, /*second_is_bot=*/true));
   ASSERT_TRUE(events_reach(*a_, 1));
