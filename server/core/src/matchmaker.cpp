@@ -45,15 +45,22 @@ double Matchmaker::window(const Seeker& s, TimePoint now) const {
                   policy_.initial_window + policy_.widening_per_second * std::max(0.0, waited));
 }
 
-std::vector<std::pair<Seeker, Seeker>> Matchmaker::pair(TimePoint now) {
+std::vector<std::pair<Seeker, Seeker>> Matchmaker::pair(
+    TimePoint now, const std::function<bool(const Seeker&)>& can_play) {
   std::vector<std::pair<Seeker, Seeker>> pairs;
   std::vector<bool> taken(queue_.size(), false);
+  std::vector<bool> held(queue_.size(), false);
+  if (can_play) {
+    for (std::size_t i = 0; i < queue_.size(); ++i)
+      held[i] = !can_play(queue_[i]);
+  }
   for (std::size_t i = 0; i < queue_.size(); ++i) {
-    if (taken[i]) continue;
+    if (taken[i] || held[i]) continue;
     std::optional<std::size_t> best;
     double best_gap = 0.0;
     for (std::size_t j = i + 1; j < queue_.size(); ++j) {
-      if (taken[j] || queue_[j].pool != queue_[i].pool || queue_[j].rated != queue_[i].rated) {
+      if (taken[j] || held[j] || queue_[j].pool != queue_[i].pool ||
+          queue_[j].rated != queue_[i].rated) {
         continue;
       }
       const double gap = std::fabs(queue_[i].rating - queue_[j].rating);

@@ -40,13 +40,22 @@ int Lobby::live_matches(const std::string& player, std::initializer_list<v1::Mat
   return n;
 }
 
+int Lobby::limit_of(v1::MatchKind kind) const {
+  return kind == v1::MATCH_KIND_BOT ? services_->config.max_bot_matches_per_player
+                                    : services_->config.max_human_matches_per_player;
+}
+
+bool Lobby::below_limit(const std::string& player, v1::MatchKind kind) {
+  const int live = kind == v1::MATCH_KIND_BOT
+                       ? live_matches(player, {v1::MATCH_KIND_BOT})
+                       : live_matches(player, {v1::MATCH_KIND_SEEK, v1::MATCH_KIND_PRIVATE});
+  return live < limit_of(kind);
+}
+
 Expected<void> Lobby::check_limit(const std::string& player, v1::MatchKind kind, const char* who) {
+  if (below_limit(player, kind)) return {};
   const bool bots = kind == v1::MATCH_KIND_BOT;
-  const int limit = bots ? services_->config.max_bot_matches_per_player
-                         : services_->config.max_human_matches_per_player;
-  const int live = bots ? live_matches(player, {v1::MATCH_KIND_BOT})
-                        : live_matches(player, {v1::MATCH_KIND_SEEK, v1::MATCH_KIND_PRIVATE});
-  if (live < limit) return {};
+  const int limit = limit_of(kind);
   return fail_with(ProtocolError::too_many_matches,
                    fmt::format("{} already {} {} live games against {}, the most allowed", who,
                                std::string_view(who) == "you" ? "have" : "has", limit,
@@ -85,7 +94,12 @@ bool Lobby::cancel_seek(const std::string& player) {
 }
 
 void Lobby::run_matchmaker() {
-  for (auto& [a, b] : matchmaker_.pair(SteadyClock::now())) {
+  // A seeker who reached the limit by other games since seeking waits, still
+  // listed, until one of them ends.
+  const auto free = [this](const Seeker& s) {
+    return below_limit(s.player_id, v1::MATCH_KIND_SEEK);
+  };
+  for (auto& [a, b] : matchmaker_.pair(SteadyClock::now(), free)) {
     const std::string variant_name = a.pool.substr(0, a.pool.find('/'));
     auto variant = Variant::parse(variant_name);
     if (!variant) continue;

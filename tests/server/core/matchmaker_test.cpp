@@ -20,6 +20,23 @@ TEST(Matchmaker, PairsCloseRatingsAtOnceOldestFirst) {
   EXPECT_EQ(mm.size(), 0u);
 }
 
+TEST(Matchmaker, ASeekerThatCannotPlayIsPassedOverAndKept) {
+  Matchmaker mm;
+  const TimePoint t0{};
+  mm.add({"a", "p", 1500.0, t0});
+  mm.add({"b", "p", 1500.0, t0 + 1ms});
+  mm.add({"c", "p", 1520.0, t0 + 2ms});
+  const auto not_b = [](const Seeker& s) { return s.player_id != "b"; };
+  auto pairs = mm.pair(t0 + 2ms, not_b);  // a would take b, the closest
+  ASSERT_EQ(pairs.size(), 1u);
+  EXPECT_EQ(pairs[0].first.player_id, "a");
+  EXPECT_EQ(pairs[0].second.player_id, "c");
+  ASSERT_EQ(mm.size(), 1u);
+  EXPECT_TRUE(mm.seeking("b"));
+  EXPECT_TRUE(mm.pair(t0 + 60s, not_b).empty());
+  EXPECT_TRUE(mm.seeking("b"));
+}
+
 TEST(Matchmaker, WindowWidensWithWaiting) {
   Matchmaker mm({100.0, 50.0, 1000.0});
   const TimePoint t0{};

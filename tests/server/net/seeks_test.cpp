@@ -309,6 +309,58 @@ TEST(Seeks, BadRequestsGetTypedErrorsAndChangeNothing) {
   expect_ack(carl.request(move_message(bob_match, "b2")));
 }
 
+TEST(Seeks, TheMatchmakerPairsNobodyOverTheLimitAndPairsThemWhenAGameEnds) {
+  auto config = test_config();
+  config.max_human_matches_per_player = 1;
+  TestServer server(config);
+  WsClient ada(server.port());
+  ada.hello("ada");
+  WsClient bob(server.port());
+  bob.hello("bob");
+  WsClient carl(server.port());
+  carl.hello("carl");
+
+  // Ada seeks, then reaches her limit in a private game with carl.
+  expect_ack(ada.request(seek_message("gomoku", 60'000, 0, true)));
+  const auto code = carl.request(create_private_message("tictactoe"));
+  ASSERT_TRUE(code.has_ack());
+  const std::string private_game =
+      expect_match_ack(ada.request(join_private_message(code.ack().code())));
+  wait_event(ada, private_game, Kind::kStarted);
+
+  // Bob's seek fits hers. Dan's and erin's, in another pool, are the
+  // witness: the pass that pairs them has ada and bob in its queue too.
+  expect_ack(bob.request(seek_message("gomoku", 60'000, 0, true)));
+  WsClient dan(server.port());
+  dan.hello("dan");
+  WsClient erin(server.port());
+  erin.hello("erin");
+  expect_ack(dan.request(seek_message("connect4", 60'000, 0, true)));
+  expect_ack(erin.request(seek_message("connect4", 60'000, 0, true)));
+  const auto started = [](WsClient& c, const std::string& other_than) {
+    auto m = c.next_until([&](const v1::ServerMessage& s) {
+      return s.has_event() && s.event().has_started() && s.event().match_id() != other_than;
+    });
+    EXPECT_TRUE(m) << "no game started";
+    return m ? m->event().started().state() : v1::MatchState{};
+  };
+  EXPECT_EQ(started(dan, "").variant(), "connect4");
+  const auto waiting = list_seeks(carl);
+  ASSERT_EQ(waiting.total(), 2u);
+  EXPECT_EQ(waiting.seeks(0).player().id(), ada.player_id());
+  EXPECT_EQ(waiting.seeks(1).player().id(), bob.player_id());
+  EXPECT_EQ(waiting.games_in_play(), 2u);
+
+  // Her game ends: a later pass pairs them, the longer seeker first.
+  expect_ack(ada.request(resign_message(private_game)));
+  const auto game = started(bob, "");
+  EXPECT_EQ(game.variant(), "gomoku");
+  EXPECT_EQ(game.first().id(), ada.player_id());
+  EXPECT_EQ(game.second().id(), bob.player_id());
+  EXPECT_EQ(started(ada, private_game).match_id(), game.match_id());
+  EXPECT_EQ(list_seeks(carl).total(), 0u);
+}
+
 TEST(Seeks, SpectatorsAreCountedForPlayersAndWatchers) {
   TestServer server;
   WsClient ada(server.port());

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -60,8 +61,10 @@ class Matchmaker {
   double window(const Seeker& s, TimePoint now) const;
   // Pairs everyone who can be paired now. The longer-waiting player comes
   // first in each pair (and plays first); each seeker is offered the closest
-  // rating among those that fit.
-  std::vector<std::pair<Seeker, Seeker>> pair(TimePoint now);
+  // rating among those that fit. A seeker `can_play` refuses (one at a limit
+  // on live games, say) is passed over and stays in the queue.
+  std::vector<std::pair<Seeker, Seeker>> pair(
+      TimePoint now, const std::function<bool(const Seeker&)>& can_play = nullptr);
 
  private:
   MatchmakerPolicy policy_;

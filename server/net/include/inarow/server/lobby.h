@@ -104,7 +104,10 @@ class Lobby {
   // Live matches of these kinds that `player` is seated in.
   int live_matches(const std::string& player, std::initializer_list<inarow::v1::MatchKind> kinds);
   // The per-player cap on live matches of this kind (against bots, or
-  // against people: seeks and private games count together) for `player`.
+  // against people: seeks and private games count together); whether
+  // `player` is below it; and the typed error, naming `who`, when not.
+  int limit_of(inarow::v1::MatchKind kind) const;
+  bool below_limit(const std::string& player, inarow::v1::MatchKind kind);
   Expected<void> check_limit(const std::string& player, inarow::v1::MatchKind kind,
                              const char* who);
   // Rematch offers that involve `player` lapse (they left or began another match).
