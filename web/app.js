@@ -324,6 +324,7 @@ requestAnimationFrame(tickClocks);
 
 function show(view) {
   for (const id of ['name-view', 'lobby-view', 'game-view', 'replay-view']) $(`#${id}`).hidden = id !== view;
+  if (view !== 'lobby-view') seeks.unfollow();
 }
 
 function showName() {

@@ -7,6 +7,7 @@
 const $ = (sel) => document.querySelector(sel);
 
 let deps = null;  // {conn, run, me, title, cancelled}
+let following = false;
 
 // conn: the Connection; run(request): a request whose error is shown;
 // me(): {playerId} or null; title(variant): its name for people;
@@ -18,8 +19,17 @@ export function init(dependencies) {
 // Asks for the list and for every change to it after (again after a
 // reconnect: a new socket follows nothing).
 export async function follow() {
+  following = true;
   const answer = await deps.run(() => deps.conn.request({ listSeeks: { follow: true } }));
   if (answer?.seekList) show(answer.seekList);
+}
+
+// Stops the pushes while the lobby is out of sight (a game, a replay): a
+// page in a game has no use for every change to the seeks.
+export function unfollow() {
+  if (!following) return;
+  following = false;
+  deps.conn.request({ listSeeks: { follow: false } }).catch(() => {});  // a closed socket follows nothing
 }
 
 // A list the server pushed.

@@ -727,6 +727,14 @@ test('an open seek is seen in the lobby and accepted there; a spectator is count
   for (const page of [amy, ben]) {
     await waitFor(page, () => document.querySelector('#watchers').textContent === '');
   }
+  // The players stopped following the seeks when their game began: cat's
+  // seek, listed in cat's lobby, is not pushed to them. Amy's move, sent
+  // after cat saw it, comes back on her socket behind any such push.
+  await cat.locator('#seek').click();
+  await cat.locator('#seeks li', { hasText: 'cat' }).locator('button', { hasText: 'Cancel' }).waitFor();
+  await playSomewhere(amy);
+  assert.equal(await amy.locator('#seeks li', { hasText: 'cat' }).count(), 0);
+  assert.equal(await ben.locator('#seeks li', { hasText: 'cat' }).count(), 0);
   for (const page of [amy, ben, cat]) {
     assertNoErrors(page);
     await page.context().close();
