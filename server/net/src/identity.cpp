@@ -175,11 +175,7 @@ void Identity::welcome(const ConnectionPtr& connection, Player& player, std::uin
   w->set_resumed(resumed);
   w->set_protocol_version(v1::PROTOCOL_VERSION_CURRENT);
   w->set_players_online(static_cast<std::uint32_t>(online_));
-  std::uint32_t live = 0;
-  for (const auto& [id, match] : matches_.all()) {
-    if (!match->over.load(std::memory_order_relaxed)) ++live;
-  }
-  w->set_games_in_play(live);
+  w->set_games_in_play(matches_.in_play());
   w->set_account(!player.password_hash.empty());
   w->set_signed_in(signed_in);
   // Live matches, and apart from them the ones that ended lately: an ended

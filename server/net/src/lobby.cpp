@@ -155,11 +155,7 @@ v1::SeekList Lobby::seek_list() const {
     o->set_rated(s.rated);
   }
   list.set_players_online(static_cast<std::uint32_t>(identity_.online()));
-  std::uint32_t live = 0;
-  for (const auto& [id, match] : matches_.all()) {
-    if (!match->over.load(std::memory_order_relaxed)) ++live;
-  }
-  list.set_games_in_play(live);
+  list.set_games_in_play(matches_.in_play());
   return list;
 }
 

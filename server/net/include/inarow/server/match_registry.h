@@ -2,6 +2,7 @@
 // a returning player still hears the end). Used on the router's strand only.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -29,6 +30,14 @@ class MatchRegistry {
     matches_.erase(it);
   }
   void clear() { matches_.clear(); }
+  // The games being played: the registered ones that have not ended.
+  std::uint32_t in_play() const {
+    std::uint32_t n = 0;
+    for (const auto& [id, match] : matches_) {
+      if (!match->over.load(std::memory_order_relaxed)) ++n;
+    }
+    return n;
+  }
   const Map& all() const { return matches_; }
 
  private:
