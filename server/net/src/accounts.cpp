@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <boost/asio/post.hpp>
 #include <charconv>
 
@@ -68,7 +69,8 @@ bool Accounts::too_many_failures(const std::string& key, const std::string& addr
           over(address_failures_, address, config_.password_failures_per_address));
 }
 
-void Accounts::failed(const std::string& key, const std::string& address) {
+Accounts::Clock::time_point Accounts::count_attempt(const std::string& key,
+                                                    const std::string& address) {
   const auto now = Clock::now();
   const auto since = now - config_.password_failure_window;
   for (auto* book : {&name_failures_, &address_failures_}) {
@@ -77,6 +79,19 @@ void Accounts::failed(const std::string& key, const std::string& address) {
   }
   name_failures_[key].push_back(now);
   if (!address.empty()) address_failures_[address].push_back(now);
+  return now;
+}
+
+void Accounts::forgive(const std::string& key, const std::string& address, Clock::time_point at) {
+  auto take_back = [at](auto& book, const std::string& k) {
+    auto it = book.find(k);
+    if (it == book.end()) return;  // swept meanwhile
+    auto& times = it->second;
+    if (auto t = std::find(times.begin(), times.end(), at); t != times.end()) times.erase(t);
+    if (times.empty()) book.erase(it);
+  };
+  take_back(name_failures_, key);
+  if (!address.empty()) take_back(address_failures_, address);
 }
 
 bool Accounts::reserve_hash() {
@@ -110,57 +125,58 @@ void Accounts::sign_in(const ConnectionPtr& connection, const v1::ClientMessage&
     return send_error(connection, rid,
                       {ProtocolError::rate_limited, "too many sign-ins at once; try again"});
   }
+  const auto attempt = count_attempt(key, address);
   // The connection's messages wait until it is greeted (or refused).
   identity_.greeting_[connection.get()];
-  asio::post(
-      hashers_, [this, owner = std::move(owner), replay = std::move(replay), connection, message,
-                 key, address, player_id = player->id, stored = player->password_hash]() mutable {
-        const bool ok = verify_password(stored, message.hello().password());
-        asio::post(strand_, [this, owner = std::move(owner), replay = std::move(replay),
-                             connection = std::move(connection), message = std::move(message), key,
-                             address, player_id, ok]() mutable {
-          --pending_;
-          auto held = identity_.greeting_.find(connection.get());
-          if (held == identity_.greeting_.end()) return;  // gone meanwhile
-          if (!ok || !identity_.find(player_id)) {
-            failed(key, address);
-            auto waiting = std::move(held->second);
-            identity_.greeting_.erase(held);
-            send_error(connection, message.request_id(),
-                       {ProtocolError::wrong_password, "wrong password"});
-            for (auto& m : waiting)  // each now answered as before a hello
-              replay(connection, m);
-            return;
-          }
-          // This device's own token, stored before it is told.
-          const std::string token = new_token();
-          const std::string token_hash = hash_token(token);
-          writer_.submit(
-              {store_op::AddDevice{player_id, token_hash, unix_ms()}},
-              [this, owner = std::move(owner), replay = std::move(replay), connection,
-               message = std::move(message), player_id, token, token_hash](bool kept) mutable {
-                asio::post(strand_, [this, owner, replay = std::move(replay), connection,
-                                     message = std::move(message), player_id, token, token_hash,
-                                     kept]() mutable {
-                  auto entry = identity_.greeting_.find(connection.get());
-                  if (entry == identity_.greeting_.end()) return;
-                  auto later = std::move(entry->second);
-                  identity_.greeting_.erase(entry);
-                  Player* account = identity_.find(player_id);
-                  if (!kept || !account) {
-                    send_error(connection, message.request_id(),
-                               {ProtocolError::internal, "the sign-in could not be stored"});
-                  } else {
-                    identity_.add_token(token_hash, player_id);
-                    identity_.welcome(connection, *account, message.request_id(), true,
-                                      message.hello(), token, true);
-                  }
-                  for (auto& m : later)
-                    replay(connection, m);
-                });
-              });
-        });
-      });
+  asio::post(hashers_, [this, owner = std::move(owner), replay = std::move(replay), connection,
+                        message, key, address, attempt, player_id = player->id,
+                        stored = player->password_hash]() mutable {
+    const bool ok = verify_password(stored, message.hello().password());
+    asio::post(strand_, [this, owner = std::move(owner), replay = std::move(replay),
+                         connection = std::move(connection), message = std::move(message), key,
+                         address, attempt, player_id, ok]() mutable {
+      --pending_;
+      if (ok) forgive(key, address, attempt);
+      auto held = identity_.greeting_.find(connection.get());
+      if (held == identity_.greeting_.end()) return;  // gone meanwhile
+      if (!ok || !identity_.find(player_id)) {
+        auto waiting = std::move(held->second);
+        identity_.greeting_.erase(held);
+        send_error(connection, message.request_id(),
+                   {ProtocolError::wrong_password, "wrong password"});
+        for (auto& m : waiting)  // each now answered as before a hello
+          replay(connection, m);
+        return;
+      }
+      // This device's own token, stored before it is told.
+      const std::string token = new_token();
+      const std::string token_hash = hash_token(token);
+      writer_.submit(
+          {store_op::AddDevice{player_id, token_hash, unix_ms()}},
+          [this, owner = std::move(owner), replay = std::move(replay), connection,
+           message = std::move(message), player_id, token, token_hash](bool kept) mutable {
+            asio::post(strand_, [this, owner, replay = std::move(replay), connection,
+                                 message = std::move(message), player_id, token, token_hash,
+                                 kept]() mutable {
+              auto entry = identity_.greeting_.find(connection.get());
+              if (entry == identity_.greeting_.end()) return;
+              auto later = std::move(entry->second);
+              identity_.greeting_.erase(entry);
+              Player* account = identity_.find(player_id);
+              if (!kept || !account) {
+                send_error(connection, message.request_id(),
+                           {ProtocolError::internal, "the sign-in could not be stored"});
+              } else {
+                identity_.add_token(token_hash, player_id);
+                identity_.welcome(connection, *account, message.request_id(), true, message.hello(),
+                                  token, true);
+              }
+              for (auto& m : later)
+                replay(connection, m);
+            });
+          });
+    });
+  });
 }
 
 void Accounts::set_password(const ConnectionPtr& connection, const std::string& player_id,
@@ -212,53 +228,53 @@ void Accounts::set_password(const ConnectionPtr& connection, const std::string& 
   // The key is held from now on: no other guest claims it meanwhile.
   if (!changing) identity_.claim(key, player_id);
   player->password_busy = true;
-  asio::post(
-      hashers_, [this, owner = std::move(owner), connection, rid, player_id, key, address, changing,
-                 stored = player->password_hash, password, old = request.old_password()]() mutable {
-        const bool old_ok = !changing || verify_password(stored, old);
-        std::optional<std::string> hash;
-        if (old_ok) hash = hash_password(password, cost_);
-        asio::post(
-            strand_, [this, owner = std::move(owner), connection = std::move(connection), rid,
-                      player_id, key, address, changing, old_ok, hash = std::move(hash)]() mutable {
-              --pending_;
-              Player* who = identity_.find(player_id);
-              if (!who) return;
-              auto give_up = [&](const Failure& f) {
-                who->password_busy = false;
-                if (!changing) identity_.unclaim(key, player_id);
-                send_error(connection, rid, f);
-              };
-              if (!old_ok) {
-                failed(key, address);
-                return give_up({ProtocolError::wrong_password, "wrong password"});
-              }
-              if (!hash)
-                return give_up({ProtocolError::internal, "the password could not be hashed"});
-              const std::int64_t since = changing ? who->account_since_ms : unix_ms();
-              writer_.submit(
-                  {store_op::SaveAccount{player_id, key, *hash, since}},
-                  [this, owner = std::move(owner), connection, rid, player_id, key, changing, since,
-                   hash = *hash](bool kept) mutable {
-                    asio::post(strand_, [this, owner, connection, rid, player_id, key, changing,
-                                         since, hash, kept] {
-                      Player* account = identity_.find(player_id);
-                      if (!account) return;
-                      account->password_busy = false;
-                      if (!kept) {
-                        if (!changing) identity_.unclaim(key, player_id);
-                        send_error(connection, rid,
-                                   {ProtocolError::internal, "the password could not be stored"});
-                        return;
-                      }
-                      account->password_hash = hash;
-                      account->name_key = key;
-                      account->account_since_ms = since;
-                      send(metrics_, connection, make_ack(rid, {}));
-                    });
-                  });
-            });
-      });
+  const auto attempt = changing ? count_attempt(key, address) : Clock::time_point{};
+  asio::post(hashers_, [this, owner = std::move(owner), connection, rid, player_id, key, address,
+                        changing, attempt, stored = player->password_hash, password,
+                        old = request.old_password()]() mutable {
+    const bool old_ok = !changing || verify_password(stored, old);
+    std::optional<std::string> hash;
+    if (old_ok) hash = hash_password(password, cost_);
+    asio::post(strand_, [this, owner = std::move(owner), connection = std::move(connection), rid,
+                         player_id, key, address, changing, attempt, old_ok,
+                         hash = std::move(hash)]() mutable {
+      --pending_;
+      if (changing && old_ok) forgive(key, address, attempt);
+      Player* who = identity_.find(player_id);
+      if (!who) return;
+      auto give_up = [&](const Failure& f) {
+        who->password_busy = false;
+        if (!changing) identity_.unclaim(key, player_id);
+        send_error(connection, rid, f);
+      };
+      if (!old_ok) {
+        return give_up({ProtocolError::wrong_password, "wrong password"});
+      }
+      if (!hash) return give_up({ProtocolError::internal, "the password could not be hashed"});
+      const std::int64_t since = changing ? who->account_since_ms : unix_ms();
+      writer_.submit({store_op::SaveAccount{player_id, key, *hash, since}},
+                     [this, owner = std::move(owner), connection, rid, player_id, key, changing,
+                      since, hash = *hash](bool kept) mutable {
+                       asio::post(strand_, [this, owner, connection, rid, player_id, key, changing,
+                                            since, hash, kept] {
+                         Player* account = identity_.find(player_id);
+                         if (!account) return;
+                         account->password_busy = false;
+                         if (!kept) {
+                           if (!changing) identity_.unclaim(key, player_id);
+                           send_error(
+                               connection, rid,
+                               {ProtocolError::internal, "the password could not be stored"});
+                           return;
+                         }
+                         account->password_hash = hash;
+                         account->name_key = key;
+                         account->account_since_ms = since;
+                         send(metrics_, connection, make_ack(rid, {}));
+                       });
+                     });
+    });
+  });
 }
 
 Expected<v1::Profile> Accounts::profile(const std::string& asker, const v1::GetProfile& request) {

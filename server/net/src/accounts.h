@@ -47,9 +47,13 @@ class Accounts {
   Expected<inarow::v1::Leaderboard> leaderboard(const inarow::v1::GetLeaderboard& request);
 
  private:
-  // Wrong passwords lately, per name key and per address.
+  using Clock = std::chrono::steady_clock;
+  // Wrong passwords lately, per name key and per address. An attempt counts
+  // as wrong from the moment its hash is asked for, so attempts in flight
+  // together cannot pass the limit; one found right is taken back.
   bool too_many_failures(const std::string& key, const std::string& address);
-  void failed(const std::string& key, const std::string& address);
+  Clock::time_point count_attempt(const std::string& key, const std::string& address);
+  void forgive(const std::string& key, const std::string& address, Clock::time_point at);
   // Room for one more hash (counted until its answer is back on the strand).
   bool reserve_hash();
   void send_error(const ConnectionPtr& to, std::uint64_t request_id, const Failure& failure);
@@ -62,7 +66,6 @@ class Accounts {
   RatingBook& ratings_;
   PasswordCost cost_;
   int pending_ = 0;
-  using Clock = std::chrono::steady_clock;
   std::unordered_map<std::string, std::deque<Clock::time_point>> name_failures_;
   std::unordered_map<std::string, std::deque<Clock::time_point>> address_failures_;
   boost::asio::thread_pool hashers_;

@@ -6,6 +6,7 @@
 // kept across a restart on the same store.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -262,6 +263,45 @@ TEST(Accounts, WrongPasswordsAreRateLimitedPerName) {
   judy.hello("Judy");
   expect_ack(judy.request(set_password_message("judy's secret")));
   EXPECT_TRUE(c.request(sign_in_message("Judy", "judy's secret")).has_welcome());
+}
+
+TEST(Accounts, WrongPasswordsInFlightTogetherCannotPassTheLimit) {
+  auto config = test_config();
+  config.password_failures_per_name = 2;
+  TestServer server(config);
+  WsClient owner(server.port());
+  owner.hello("Karl");
+  expect_ack(owner.request(set_password_message("karl's secret")));
+  // Five guesses sent at once, each asked before any hash is done.
+  std::vector<std::unique_ptr<WsClient>> guessers;
+  for (int i = 0; i < 5; ++i) {
+    guessers.push_back(std::make_unique<WsClient>(server.port()));
+    guessers.back()->send(sign_in_message("Karl", "guess " + std::to_string(i)));
+  }
+  int wrong = 0;
+  int limited = 0;
+  for (auto& g : guessers) {
+    auto reply = g->next();
+    ASSERT_TRUE(reply && reply->has_error());
+    if (reply->error().code() == v1::ERROR_WRONG_PASSWORD) ++wrong;
+    if (reply->error().code() == v1::ERROR_RATE_LIMITED) ++limited;
+  }
+  EXPECT_EQ(wrong, 2);
+  EXPECT_EQ(limited, 3);
+  // A right password is taken back: the owner's change does not count.
+  WsClient other(server.port());
+  other.hello("Lena");
+  expect_ack(other.request(set_password_message("lena's secret")));
+  EXPECT_TRUE(
+      WsClient(server.port()).request(sign_in_message("Lena", "lena's secret")).has_welcome());
+  EXPECT_TRUE(
+      WsClient(server.port()).request(sign_in_message("Lena", "lena's secret")).has_welcome());
+  expect_error(WsClient(server.port()).request(sign_in_message("Lena", "guess")),
+               v1::ERROR_WRONG_PASSWORD);
+  expect_error(WsClient(server.port()).request(sign_in_message("Lena", "guess")),
+               v1::ERROR_WRONG_PASSWORD);
+  expect_error(WsClient(server.port()).request(sign_in_message("Lena", "lena's secret")),
+               v1::ERROR_RATE_LIMITED);
 }
 
 TEST(Accounts, ProfilesByIdAndNameAndTheirErrors) {
