@@ -67,7 +67,7 @@ std::string name_key(std::string_view name) {
   return key;
 }
 
-Expected<std::string> check_player_name(std::string_view raw) {
+Expected<std::string> normalise_player_name(std::string_view raw) {
   std::string name;
   bool gap = false;  // white space seen since the last shown character
   for (std::size_t at = 0; at < raw.size();) {
@@ -94,7 +94,12 @@ Expected<std::string> check_player_name(std::string_view raw) {
   if (name.size() > kMaxNameBytes)
     return fail_with(ProtocolError::bad_request,
                      fmt::format("names are at most {} bytes", kMaxNameBytes));
-  if (bot_like(name))
+  return name;
+}
+
+Expected<std::string> check_player_name(std::string_view raw) {
+  auto name = normalise_player_name(raw);
+  if (name && bot_like(*name))
     return fail_with(ProtocolError::bad_request, "names ending in \"bot\" are kept for the bots");
   return name;
 }

@@ -282,17 +282,14 @@ Expected<v1::Profile> Accounts::profile(const std::string& asker, const v1::GetP
     return fail_with(ProtocolError::bad_request, "ask by player id or by name, not both");
   const Player* player = nullptr;
   if (!request.name().empty()) {
-    if (request.name().size() > 4 * kMaxNameBytes)
-      return fail_with(ProtocolError::bad_request,
-                       fmt::format("names are at most {} bytes", kMaxNameBytes));
-    const std::string key = name_key(request.name());
+    auto name = normalise_player_name(request.name());
+    if (!name) return inarow::unexpected(name.error());
+    const std::string key = name_key(*name);
     if (const std::string* holder = identity_.account_holder(key)) {
       const Player* p = identity_.find(*holder);
       if (p && !p->password_hash.empty()) player = p;
     }
-    for (const Player* bot : identity_.bots()) {
-      if (!player && name_key(bot->name) == key) player = bot;
-    }
+    if (!player) player = identity_.bot_named(key);
     if (!player)
       return fail_with(
           ProtocolError::unknown_player,

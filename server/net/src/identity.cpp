@@ -65,12 +65,11 @@ void Identity::unclaim(const std::string& key, const std::string& player_id) {
   if (it != accounts_.end() && it->second == player_id) accounts_.erase(it);
 }
 
-std::vector<const Player*> Identity::bots() const {
-  std::vector<const Player*> out;
-  for (const auto& [id, p] : players_) {
-    if (p.bot) out.push_back(&p);
-  }
-  return out;
+const Player* Identity::bot_named(const std::string& key) {
+  constexpr std::string_view kSuffix = " bot";
+  if (!key.ends_with(kSuffix)) return nullptr;
+  const Player* p = find(bot_id(std::string_view(key).substr(0, key.size() - kSuffix.size())));
+  return p && p->bot && name_key(p->name) == key ? p : nullptr;
 }
 
 void Identity::send_error(const ConnectionPtr& to, std::uint64_t request_id,

@@ -333,11 +333,24 @@ TEST(Accounts, ProfilesByIdAndNameAndTheirErrors) {
                "no account or bot is named \"Mallory\"");
   expect_error(c.request(profile_message({}, std::string(129, 'n'))), v1::ERROR_BAD_REQUEST,
                "names are at most 32 bytes");
+  // A name is looked up as hello keeps it, with its limit and its errors.
+  expect_error(c.request(profile_message({}, std::string(33, 'n'))), v1::ERROR_BAD_REQUEST,
+               "names are at most 32 bytes");
+  expect_error(c.request(profile_message({}, "mal\x01lory")), v1::ERROR_BAD_REQUEST,
+               "names cannot hold control or formatting characters (U+0001 at byte 3)");
+  expect_error(c.request(profile_message({}, "hard bot")), v1::ERROR_UNKNOWN_PLAYER,
+               "no account or bot is named \"hard bot\"");  // never played here
+  auto spaced_bot = c.request(profile_message({}, "  Easy   bot "));
+  ASSERT_TRUE(spaced_bot.has_profile()) << spaced_bot.DebugString();
+  EXPECT_EQ(spaced_bot.profile().player_id(), "bot-easy");
   expect_ack(c.request(set_password_message("mallory's secret")));
   auto by_name = c.request(profile_message({}, "mallory"));
   ASSERT_TRUE(by_name.has_profile());
   EXPECT_EQ(by_name.profile().player_id(), c.player_id());
   EXPECT_TRUE(by_name.profile().account());
+  auto spaced = c.request(profile_message({}, " MALLORY "));
+  ASSERT_TRUE(spaced.has_profile());
+  EXPECT_EQ(spaced.profile().player_id(), c.player_id());
 }
 
 TEST(Accounts, TheLeaderboardRanksByRatingWithAMinimumOfGamesAndPages) {

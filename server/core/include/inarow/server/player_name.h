@@ -23,6 +23,10 @@ inline constexpr std::size_t kMaxNameBytes = 32;
 // that needs Unicode's composition tables; they are kept as sent.
 Expected<std::string> check_player_name(std::string_view raw);
 
+// The same normalising and checks but the last: a name to look a player up
+// by, the server's bots' names among them.
+Expected<std::string> normalise_player_name(std::string_view raw);
+
 // The key two names collide on (an account's name is unique by it): a
 // checked name with its letters case-folded. Folds ASCII, Latin-1, Greek
 // and Cyrillic capitals to small letters (one code point to one; no full

@@ -77,8 +77,9 @@ class Identity {
   void add_token(const std::string& token_hash, const std::string& player_id) {
     tokens_[token_hash] = player_id;
   }
-  // Bots, for lookups by name.
-  std::vector<const Player*> bots() const;
+  // The bot whose name has this key ("easy bot" for a level's), if it has
+  // played here; null for any other key.
+  const Player* bot_named(const std::string& key);
 
   // The player a greeted connection speaks for; null before hello.
   const std::string* player_of(Connection* connection) const;
