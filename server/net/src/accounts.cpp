@@ -132,9 +132,15 @@ void Accounts::sign_in(const ConnectionPtr& connection, const v1::ClientMessage&
                         message, key, address, attempt, player_id = player->id,
                         stored = player->password_hash]() mutable {
     const bool ok = verify_password(stored, message.hello().password());
+    // A hash of an older cost is made again at today's while the password
+    // is at hand: the only time it is.
+    std::optional<std::string> rehash;
+    if (ok && password_needs_rehash(stored, cost_))
+      rehash = hash_password(message.hello().password(), cost_);
     asio::post(strand_, [this, owner = std::move(owner), replay = std::move(replay),
                          connection = std::move(connection), message = std::move(message), key,
-                         address, attempt, player_id, ok]() mutable {
+                         address, attempt, player_id, ok, stored = std::move(stored),
+                         rehash = std::move(rehash)]() mutable {
       --pending_;
       if (ok) forgive(key, address, attempt);
       auto held = identity_.greeting_.find(connection.get());
@@ -148,33 +154,44 @@ void Accounts::sign_in(const ConnectionPtr& connection, const v1::ClientMessage&
           replay(connection, m);
         return;
       }
-      // This device's own token, stored before it is told.
+      // This device's own token, stored before it is told; with it the
+      // new hash, unless the password changed meanwhile.
       const std::string token = new_token();
       const std::string token_hash = hash_token(token);
-      writer_.submit(
-          {store_op::AddDevice{player_id, token_hash, unix_ms()}},
-          [this, owner = std::move(owner), replay = std::move(replay), connection,
-           message = std::move(message), player_id, token, token_hash](bool kept) mutable {
-            asio::post(strand_, [this, owner, replay = std::move(replay), connection,
-                                 message = std::move(message), player_id, token, token_hash,
-                                 kept]() mutable {
-              auto entry = identity_.greeting_.find(connection.get());
-              if (entry == identity_.greeting_.end()) return;
-              auto later = std::move(entry->second);
-              identity_.greeting_.erase(entry);
-              Player* account = identity_.find(player_id);
-              if (!kept || !account) {
-                send_error(connection, message.request_id(),
-                           {ProtocolError::internal, "the sign-in could not be stored"});
-              } else {
-                identity_.add_token(token_hash, player_id);
-                identity_.welcome(connection, *account, message.request_id(), true, message.hello(),
-                                  token, true);
-              }
-              for (auto& m : later)
-                replay(connection, m);
-            });
-          });
+      std::vector<StoreOp> ops{store_op::AddDevice{player_id, token_hash, unix_ms()}};
+      if (const Player* account = identity_.find(player_id);
+          rehash && !account->password_busy && account->password_hash == stored) {
+        ops.push_back(store_op::SaveAccount{player_id, account->name_key, *rehash,
+                                            account->account_since_ms});
+      } else {
+        rehash.reset();
+      }
+      writer_.submit(std::move(ops),
+                     [this, owner = std::move(owner), replay = std::move(replay), connection,
+                      message = std::move(message), player_id, token, token_hash, stored,
+                      rehash = std::move(rehash)](bool kept) mutable {
+                       asio::post(strand_, [this, owner, replay = std::move(replay), connection,
+                                            message = std::move(message), player_id, token,
+                                            token_hash, stored, rehash, kept]() mutable {
+                         Player* account = identity_.find(player_id);
+                         if (kept && account && rehash && account->password_hash == stored)
+                           account->password_hash = *rehash;
+                         auto entry = identity_.greeting_.find(connection.get());
+                         if (entry == identity_.greeting_.end()) return;
+                         auto later = std::move(entry->second);
+                         identity_.greeting_.erase(entry);
+                         if (!kept || !account) {
+                           send_error(connection, message.request_id(),
+                                      {ProtocolError::internal, "the sign-in could not be stored"});
+                         } else {
+                           identity_.add_token(token_hash, player_id);
+                           identity_.welcome(connection, *account, message.request_id(), true,
+                                             message.hello(), token, true);
+                         }
+                         for (auto& m : later)
+                           replay(connection, m);
+                       });
+                     });
     });
   });
 }

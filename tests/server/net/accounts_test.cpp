@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "../store/records.h"
 #include "inarow/testing/messages.h"
 #include "inarow/testing/temp_dir.h"
 #include "inarow/testing/test_server.h"
@@ -438,6 +439,41 @@ TEST(Accounts, AnAccountAndItsDevicesOutliveARestart) {
   EXPECT_EQ(r->games(), 1u);
   WsClient guest(server.port());
   expect_error(guest.request(hello_message("rupert")), v1::ERROR_NAME_TAKEN);
+}
+
+TEST(Accounts, AHashOfAnOlderCostIsMadeAgainAtTheNewOneOnSignIn) {
+  TempDir dir;
+  auto config = test_config();
+  config.store = (dir.path() / "inarow.db").string();
+  const auto stored_hash = [&] {
+    return server::testing::query_text(dir.path() / "inarow.db",
+                                       "SELECT password_hash FROM accounts");
+  };
+  config.password_ops = 1;
+  config.password_memory_kib = 1024;
+  {
+    TestServer server(config);
+    WsClient c(server.port());
+    c.hello("Selma");
+    expect_ack(c.request(set_password_message("selma's secret")));
+  }
+  const std::string old_hash = stored_hash();
+  EXPECT_NE(old_hash.find("$m=1024,t=1,"), std::string::npos) << old_hash;
+
+  config.password_ops = 2;
+  config.password_memory_kib = 2048;
+  TestServer server(config);
+  ASSERT_TRUE(
+      WsClient(server.port()).request(sign_in_message("Selma", "selma's secret")).has_welcome());
+  const std::string new_hash = stored_hash();
+  EXPECT_NE(new_hash.find("$m=2048,t=2,"), std::string::npos) << new_hash;
+  // The new hash is the one checked from now on, and a hash of today's cost
+  // is left alone.
+  ASSERT_TRUE(
+      WsClient(server.port()).request(sign_in_message("Selma", "selma's secret")).has_welcome());
+  EXPECT_EQ(stored_hash(), new_hash);
+  expect_error(WsClient(server.port()).request(sign_in_message("Selma", "wrong one")),
+               v1::ERROR_WRONG_PASSWORD);
 }
 
 }  // namespace
