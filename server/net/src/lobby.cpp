@@ -69,7 +69,6 @@ Expected<void> Lobby::seek(const std::string& player, const v1::Seek& seek) {
   const std::string pool =
       fmt::format("{}/{}+{}", terms->variant.name, terms->clock.initial.count(),
                   terms->clock.increment.count());
-  seek_clocks_[pool] = terms->clock;
   // Rated unless it says otherwise: clients from before the field seek rated games.
   const bool rated = seek.has_rated() ? seek.rated() : true;
   Seeker s{player,
@@ -78,6 +77,8 @@ Expected<void> Lobby::seek(const std::string& player, const v1::Seek& seek) {
            SteadyClock::now(),
            rated,
            fmt::format("s{}", seek_count_ + 1)};
+  s.variant = std::move(terms->variant);
+  s.clock = terms->clock;
   if (!matchmaker_.add(std::move(s))) {
     return fail_with(ProtocolError::already_seeking, "already seeking a game");
   }
@@ -100,10 +101,7 @@ void Lobby::run_matchmaker() {
     return below_limit(s.player_id, v1::MATCH_KIND_SEEK);
   };
   for (auto& [a, b] : matchmaker_.pair(SteadyClock::now(), free)) {
-    const std::string variant_name = a.pool.substr(0, a.pool.find('/'));
-    auto variant = Variant::parse(variant_name);
-    if (!variant) continue;
-    create_match(*variant, v1::MATCH_KIND_SEEK, a.rated, seek_clocks_[a.pool],
+    create_match(std::move(a.variant), v1::MATCH_KIND_SEEK, a.rated, a.clock,
                  {a.player_id, b.player_id}, {});
   }
 }
@@ -123,13 +121,11 @@ Expected<std::string> Lobby::accept_seek(const std::string& player, const v1::Ac
   if (auto ok = check_limit(open->player_id, v1::MATCH_KIND_SEEK, "the seeker"); !ok) {
     return inarow::unexpected(ok.error());
   }
-  auto variant = Variant::parse(open->pool.substr(0, open->pool.find('/')));
-  if (!variant) return fail_with(ProtocolError::internal, "the seek's variant is gone");
   Seeker seeker = *matchmaker_.take(req.seek_id());
   matchmaker_.remove(player);  // the asker has a game: their own seek goes
   // The seeker waited longer: they play first, as the matchmaker would have them.
-  auto match = create_match(*variant, v1::MATCH_KIND_SEEK, seeker.rated, seek_clocks_[seeker.pool],
-                            {seeker.player_id, player}, {});
+  auto match = create_match(std::move(seeker.variant), v1::MATCH_KIND_SEEK, seeker.rated,
+                            seeker.clock, {seeker.player_id, player}, {});
   return match->id();
 }
 
@@ -142,16 +138,13 @@ v1::SeekList Lobby::seek_list() const {
     if (static_cast<std::size_t>(list.seeks_size()) == cap) break;
     auto* o = list.add_seeks();
     o->set_seek_id(s.seek_id);
-    const std::string variant = s.pool.substr(0, s.pool.find('/'));
     auto* p = o->mutable_player();
     p->set_id(s.player_id);
     if (const Player* who = identity_.find(s.player_id)) p->set_name(who->name);
-    *p->mutable_rating() = to_proto(services_->ratings.get(s.player_id, variant));
-    o->set_variant(variant);
-    if (auto clock = seek_clocks_.find(s.pool); clock != seek_clocks_.end()) {
-      o->mutable_time_control()->set_initial_ms(clock->second.initial.count());
-      o->mutable_time_control()->set_increment_ms(clock->second.increment.count());
-    }
+    *p->mutable_rating() = to_proto(services_->ratings.get(s.player_id, s.variant.name));
+    o->set_variant(s.variant.name);
+    o->mutable_time_control()->set_initial_ms(s.clock.initial.count());
+    o->mutable_time_control()->set_increment_ms(s.clock.increment.count());
     o->set_rated(s.rated);
   }
   list.set_players_online(static_cast<std::uint32_t>(identity_.online()));

@@ -15,6 +15,13 @@ using SteadyClock = std::chrono::steady_clock;
 using TimePoint = SteadyClock::time_point;
 using Millis = std::chrono::milliseconds;
 
+// A Fischer clock as a request sets it (v1::TimeControl, checked): initial
+// time and increment, both 0 for an untimed game.
+struct ClockSetting {
+  Millis initial{0};
+  Millis increment{0};
+};
+
 class FischerClock {
  public:
   FischerClock() = default;  // no clock: nobody ever runs out of time

@@ -35,6 +35,9 @@ struct Seeker {
   TimePoint since{};
   bool rated = true;    // only seeks of the same rated-ness pair
   std::string seek_id;  // names the open seek in the lobby
+  // The game asked for (the pool names it for pairing).
+  Variant variant;
+  ClockSetting clock;
 };
 
 struct MatchmakerPolicy {

@@ -15,13 +15,6 @@
 
 namespace inarow::server {
 
-// A Fischer clock as a request sets it (v1::TimeControl, checked): initial
-// time and increment, both 0 for an untimed game.
-struct ClockSetting {
-  Millis initial{0};
-  Millis increment{0};
-};
-
 // A game as a request describes it.
 struct GameTerms {
   Variant variant;

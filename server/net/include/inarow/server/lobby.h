@@ -119,7 +119,6 @@ class Lobby {
   Identity& identity_;
   MatchRegistry& matches_;
   Matchmaker matchmaker_;
-  std::map<std::string, ClockSetting> seek_clocks_;             // pool -> time control
   std::unordered_map<std::string, PrivateGame> privates_;       // by code
   std::unordered_map<std::string, std::string> private_codes_;  // started private match -> code
   std::map<std::string, std::string> bot_vs_bot_;  // live bot-vs-bot match -> who started it
