@@ -23,14 +23,7 @@ Failure fail(ProtocolError code, std::string message) {
   return Failure{code, std::move(message)};
 }
 
-bool seated(const MatchRecord& m, const std::string& player) {
-  return !player.empty() && (m.first_id == player || m.second_id == player);
-}
-
-// What anyone but its players may see of a game.
-bool visible_to(const MatchRecord& m, const std::string& asker) {
-  return m.kind != v1::MATCH_KIND_PRIVATE || seated(m, asker);
-}
+static_assert(kPrivateMatchKind == v1::MATCH_KIND_PRIVATE);
 
 void fill_player(v1::PlayerInfo* info, const std::string& id, const std::string& name, bool bot,
                  const std::optional<Rating>& before) {
@@ -140,28 +133,21 @@ Expected<v1::GameList> list_games(Store& store, const std::string& asker,
     }
   }
   const std::string& player = request.player_id().empty() ? asker : request.player_id();
-  // One more than the page, to know whether another follows; another
-  // player's private games are skipped, so a page may take more reads.
-  std::vector<MatchRecord> shown;
-  for (;;) {
-    auto batch = store.list_games(player, cursor, limit + 1);
-    if (!batch) {
-      return inarow::unexpected(
-          fail(ProtocolError::unknown_player, "no player \"" + json::echo(player) + "\""));
-    }
-    for (MatchRecord& m : *batch) {
-      if (visible_to(m, asker)) shown.push_back(std::move(m));
-    }
-    if (shown.size() > limit || batch->size() < limit + 1) break;
-    cursor = GameCursor{batch->back().ended_ms, batch->back().id};
+  // One more than the page, to know whether another follows. The store
+  // leaves out what the asker may not see (another player's private games),
+  // so one read is one page.
+  auto games = store.list_games(player, asker, cursor, limit + 1);
+  if (!games) {
+    return inarow::unexpected(
+        fail(ProtocolError::unknown_player, "no player \"" + json::echo(player) + "\""));
   }
   v1::GameList list;
   list.set_player_id(player);
-  if (shown.size() > limit) {
-    shown.resize(limit);
-    list.set_next(games_cursor(shown.back()));
+  if (games->size() > limit) {
+    games->resize(limit);
+    list.set_next(games_cursor(games->back()));
   }
-  for (const MatchRecord& m : shown)
+  for (const MatchRecord& m : *games)
     *list.add_games() = game_summary(m);
   return list;
 }
