@@ -152,15 +152,21 @@ Expected<v1::GameList> list_games(Store& store, const std::string& asker,
   return list;
 }
 
+std::optional<MatchRecord> find_match(Store& store, const std::string& asker,
+                                      const std::string& match_id) {
+  if (match_id.empty() || match_id.size() > 64) return std::nullopt;
+  auto m = store.load_match(match_id);
+  if (!m || !visible_to(*m, asker)) return std::nullopt;
+  return m;
+}
+
 Expected<MatchRecord> find_game(Store& store, const std::string& asker,
                                 const std::string& match_id) {
-  auto unknown = [&] {
+  auto m = find_match(store, asker, match_id);
+  if (!m) {
     return inarow::unexpected(
         fail(ProtocolError::unknown_match, "no game \"" + json::echo(match_id) + "\""));
-  };
-  if (match_id.empty() || match_id.size() > 64) return unknown();
-  auto m = store.load_match(match_id);
-  if (!m || !visible_to(*m, asker)) return unknown();
+  }
   if (m->result == 0) {
     return inarow::unexpected(
         fail(ProtocolError::match_not_over,

@@ -459,6 +459,54 @@ TEST(History, AnotherPlayerGetsFullPagesOfPublicGamesAndTheirPlayersSeeAll) {
   EXPECT_TRUE(none.game_list().next().empty());
 }
 
+// Over HTTP no player is behind the request: GET /matches/<id> of a private
+// game, live or over, answers as for an id that does not exist, as
+// /game/<id>.txt does; a public game's record, live or over, is served.
+TEST(History, APrivateGameIsNoMatchOverHttp) {
+  TestServer server;
+  WsClient a(server.port()), b(server.port());
+  a.hello("alice");
+  b.hello("bob");
+  const auto unknown = http_get(server.port(), "/matches/m0nosuchgame");
+  ASSERT_EQ(unknown.status, 404);
+  auto expect_unknown = [&](const std::string& id) {
+    const auto reply = http_get(server.port(), "/matches/" + id);
+    EXPECT_EQ(reply.status, 404) << reply.body;
+    EXPECT_EQ(reply.content_type, unknown.content_type);
+    EXPECT_EQ(reply.body, "{\"error\":\"no match " + id + "\"}");
+    EXPECT_EQ(reply.body.find(a.player_id()), std::string::npos);
+    EXPECT_EQ(http_get(server.port(), "/game/" + id + ".txt").status, 404);
+  };
+  EXPECT_EQ(unknown.body, "{\"error\":\"no match m0nosuchgame\"}");
+
+  const auto created = a.request(create_private_message("tictactoe"));
+  ASSERT_TRUE(created.has_ack()) << created.DebugString();
+  const std::string secret =
+      expect_match_ack(b.request(join_private_message(created.ack().code())));
+  wait_event(a, secret, Kind::kStarted);
+  expect_ack(a.move(secret, "b2"));
+  wait_event(b, secret, Kind::kMoveMade);
+  expect_unknown(secret);  // live
+  expect_ack(a.request(resign_message(secret)));
+  wait_event(a, secret, Kind::kEnded);
+  wait_event(b, secret, Kind::kEnded);
+  expect_unknown(secret);  // over
+
+  // A public match: its record, live and over.
+  const std::string open = expect_match_ack(a.play_bot("tictactoe", "easy", v1::SIDE_FIRST));
+  wait_event(a, open, Kind::kStarted);
+  expect_ack(a.move(open, "b2"));
+  wait_event(a, open, Kind::kMoveMade);
+  const auto live = http_get(server.port(), "/matches/" + open);
+  EXPECT_EQ(live.status, 200) << live.body;
+  EXPECT_NE(live.body.find("\"notation\":\"b2"), std::string::npos) << live.body;
+  expect_ack(a.request(resign_message(open)));
+  wait_event(a, open, Kind::kEnded);
+  const auto over = http_get(server.port(), "/matches/" + open);
+  EXPECT_EQ(over.status, 200) << over.body;
+  EXPECT_NE(over.body.find("\"first\":\"" + a.player_id() + "\""), std::string::npos) << over.body;
+}
+
 TEST(History, BadRequestsGetTypedErrorsAndChangeNothing) {
   TestServer server;
   WsClient c(server.port());
