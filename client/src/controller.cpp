@@ -163,12 +163,20 @@ void Controller::on_disconnected(const std::string& reason) {
   pending_ = 0;
   awaited_match_.clear();
   requests_.clear();
+  game_requests_.clear();  // their answers will not come
   resuming_.clear();
   if (quitting_) return;
   if (was) {
     say("disconnected reason=" + quote(reason),
         paint("Connection lost (" + reason + ").", sgr::bad, options_.style));
   }
+}
+
+std::size_t Controller::unanswered() const {
+  std::size_t n = requests_.size();
+  for (const auto& [id, c] : game_requests_)
+    n += requests_.contains(id) ? 0 : 1;
+  return n;
 }
 
 void Controller::on_reconnect_scheduled(int attempt, std::chrono::milliseconds delay) {
@@ -243,7 +251,11 @@ void Controller::on_message(const v1::ServerMessage& m, SteadyTime now) {
   if (!awaited_match_.empty() && views_.count(awaited_match_)) {
     awaited_match_.clear();
   }
-  if (m.request_id() != 0) requests_.erase(m.request_id());
+  // Answered (a GetGame by its record or by an error): forgotten.
+  if (m.request_id() != 0) {
+    requests_.erase(m.request_id());
+    game_requests_.erase(m.request_id());
+  }
   pump();
 }
 

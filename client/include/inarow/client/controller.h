@@ -61,6 +61,9 @@ class Controller {
   bool clock_running() const;
   bool greeted() const { return greeted_; }
   const Profile& profile() const { return profile_; }
+  // Requests sent whose answer has not come yet (an answer, or the
+  // connection's loss, forgets them).
+  std::size_t unanswered() const;
 
  private:
   void pump();
