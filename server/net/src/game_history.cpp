@@ -94,6 +94,16 @@ std::string result_text(const MatchRecord& m) {
   return why ? score + " by " + why : score;
 }
 
+// The game's moves as one position, as Game::notation writes it.
+std::string notation_of(const MatchRecord& m) {
+  std::vector<std::string> moves;
+  moves.reserve(m.moves.size());
+  for (const MoveRecord& move : m.moves)
+    moves.push_back(move.move);
+  auto variant = Variant::parse(m.variant);
+  return join_moves(moves, variant && wide_columns(*variant));
+}
+
 }  // namespace
 
 std::string games_cursor(const MatchRecord& last) {
@@ -227,25 +237,20 @@ v1::GameSummary game_summary(const MatchRecord& m) {
 v1::GameRecord game_record(const MatchRecord& m) {
   v1::GameRecord r;
   *r.mutable_game() = game_summary(m);
-  auto variant = Variant::parse(m.variant);
-  std::string notation;
   for (const MoveRecord& move : m.moves) {
     v1::RecordedMove* out = r.add_moves();
     out->set_ply(move.ply);
     out->set_move(move.move);
     out->set_first_ms(move.first_ms);
     out->set_second_ms(move.second_ms);
-    if (!notation.empty() && variant && wide_columns(*variant)) notation += ',';
-    notation += move.move;
   }
-  r.set_notation(notation);
+  r.set_notation(notation_of(m));
   r.set_text(game_text(m));
   if (auto psq = game_psq(m)) r.set_psq(*psq);
   return r;
 }
 
 std::string game_text(const MatchRecord& m) {
-  auto variant = Variant::parse(m.variant);
   std::string out = fmt::format("Game: {}\nVariant: {}\n", m.id, m.variant);
   out += fmt::format("First: {}{}\n", name_of(m, 0), m.first_bot ? " (bot)" : "");
   out += fmt::format("Second: {}{}\n", name_of(m, 1), m.second_bot ? " (bot)" : "");
@@ -266,16 +271,14 @@ std::string game_text(const MatchRecord& m) {
   }
   out += "Date: " + utc(m.ended_ms > 0 ? m.ended_ms : m.created_ms) + "\n";
   out += fmt::format("Plies: {}\n\n", m.moves.size());
-  std::string notation;
   for (std::size_t i = 0; i < m.moves.size(); ++i) {
     if (i % 2 == 0)
       out += fmt::format("{}. {}", i / 2 + 1, m.moves[i].move);
     else
       out += " " + m.moves[i].move + "\n";
-    if (!notation.empty() && variant && wide_columns(*variant)) notation += ',';
-    notation += m.moves[i].move;
   }
   if (m.moves.size() % 2 == 1) out += "\n";
+  const std::string notation = notation_of(m);
   out += "\nPosition: " + (notation.empty() ? std::string("-") : notation) + "\n";
   return out;
 }
