@@ -534,6 +534,8 @@ TEST(History, BadRequestsGetTypedErrorsAndChangeNothing) {
   expect_error(c.request(get_game_message("")), v1::ERROR_UNKNOWN_MATCH, "no game \"\"");
   const std::string live =
       expect_match_ack(c.play_bot("tictactoe", "easy", v1::SIDE_FIRST, 60'000, 1'000));
+  // The ack comes before the match is stored; its start comes after.
+  wait_event(c, live, Kind::kStarted);
   const auto playing = c.request(get_game_message(live));
   expect_error(playing, v1::ERROR_MATCH_NOT_OVER,
                "game \"" + live + "\" is still being played: watch it");
