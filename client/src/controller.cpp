@@ -163,12 +163,20 @@ void Controller::on_disconnected(const std::string& reason) {
   pending_ = 0;
   awaited_match_.clear();
   requests_.clear();
+  game_requests_.clear();  // their answers will not come
   resuming_.clear();
   if (quitting_) return;
   if (was) {
     say("disconnected reason=" + quote(reason),
         paint("Connection lost (" + reason + ").", sgr::bad, options_.style));
   }
+}
+
+std::size_t Controller::unanswered() const {
+  std::size_t n = requests_.size();
+  for (const auto& [id, c] : game_requests_)
+    n += requests_.contains(id) ? 0 : 1;
+  return n;
 }
 
 void Controller::on_reconnect_scheduled(int attempt, std::chrono::milliseconds delay) {
@@ -243,7 +251,11 @@ void Controller::on_message(const v1::ServerMessage& m, SteadyTime now) {
   if (!awaited_match_.empty() && views_.count(awaited_match_)) {
     awaited_match_.clear();
   }
-  if (m.request_id() != 0) requests_.erase(m.request_id());
+  // Answered (a GetGame by its record or by an error): forgotten.
+  if (m.request_id() != 0) {
+    requests_.erase(m.request_id());
+    game_requests_.erase(m.request_id());
+  }
   pump();
 }
 
@@ -608,20 +620,26 @@ void Controller::on_game_list(const v1::GameList& list) {
   }
 }
 
+std::optional<std::string> Controller::from_list(const std::string& code,
+                                                 const std::vector<std::string>& listed, bool ids,
+                                                 const char* what, const char* where) const {
+  char* end = nullptr;
+  const long n = std::strtol(code.c_str(), &end, 10);
+  const bool number = end && *end == '\0' && !code.empty();
+  if (!number && ids) return code;
+  if (!number || n < 1 || static_cast<std::size_t>(n) > listed.size()) {
+    client_error("BAD_COMMAND", std::string("no ") + what + " number " + code + " in " + where);
+    return std::nullopt;
+  }
+  return listed[static_cast<std::size_t>(n - 1)];
+}
+
 // replay and export: the game by id or by its number in the last `games`.
 void Controller::ask_game(const Command& c) {
-  std::string id = c.code;
-  char* end = nullptr;
-  const long n = std::strtol(id.c_str(), &end, 10);
-  if (end && *end == '\0' && !id.empty()) {
-    if (n < 1 || static_cast<std::size_t>(n) > games_listed_.size()) {
-      client_error("BAD_COMMAND", "no game number " + id + " in the last games");
-      return;
-    }
-    id = games_listed_[static_cast<std::size_t>(n - 1)];
-  }
+  const auto id = from_list(c.code, games_listed_, true, "game", "the last games");
+  if (!id) return;
   v1::ClientMessage m;
-  m.mutable_get_game()->set_match_id(id);
+  m.mutable_get_game()->set_match_id(*id);
   game_requests_[send(std::move(m), c.kind)] = c;
 }
 
@@ -896,17 +914,9 @@ void Controller::execute(const Command& c) {
       send(std::move(m), c.kind);
       return;
     case K::watch: {
-      std::string id = c.code;
-      char* end = nullptr;
-      const long n = std::strtol(id.c_str(), &end, 10);
-      if (end && *end == '\0' && !id.empty()) {
-        if (n < 1 || static_cast<std::size_t>(n) > listed_.size()) {
-          client_error("BAD_COMMAND", "no match number " + id + " in the last list");
-          return;
-        }
-        id = listed_[static_cast<std::size_t>(n - 1)];
-      }
-      m.mutable_watch()->set_match_id(id);
+      const auto id = from_list(c.code, listed_, true, "match", "the last list");
+      if (!id) return;
+      m.mutable_watch()->set_match_id(*id);
       send(std::move(m), c.kind);
       return;
     }
@@ -928,13 +938,9 @@ void Controller::execute(const Command& c) {
       send(std::move(m), c.kind);
       return;
     case K::accept: {
-      char* end = nullptr;
-      const long n = std::strtol(c.code.c_str(), &end, 10);
-      if (!end || *end != '\0' || n < 1 || static_cast<std::size_t>(n) > seeks_listed_.size()) {
-        client_error("BAD_COMMAND", "no seek number " + c.code + " in the last seeks");
-        return;
-      }
-      m.mutable_accept_seek()->set_seek_id(seeks_listed_[static_cast<std::size_t>(n - 1)]);
+      const auto id = from_list(c.code, seeks_listed_, false, "seek", "the last seeks");
+      if (!id) return;
+      m.mutable_accept_seek()->set_seek_id(*id);
       send(std::move(m), c.kind);
       return;
     }

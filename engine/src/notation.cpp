@@ -34,10 +34,18 @@ bool wide_columns(const Variant& v) {
 }
 
 std::string format_moves(const Variant& v, const std::vector<Cell>& moves) {
+  std::vector<std::string> texts;
+  texts.reserve(moves.size());
+  for (Cell c : moves)
+    texts.push_back(format_move(v, c));
+  return join_moves(texts, wide_columns(v));
+}
+
+std::string join_moves(const std::vector<std::string>& moves, bool commas) {
   std::string out;
-  for (Cell c : moves) {
-    if (!out.empty() && wide_columns(v)) out += ',';
-    out += format_move(v, c);
+  for (const std::string& m : moves) {
+    if (!out.empty() && commas) out += ',';
+    out += m;
   }
   return out;
 }

@@ -211,6 +211,41 @@ TEST_F(ControllerTest, WatchingOurOwnMatchKeepsOurSeat) {
   EXPECT_TRUE(sent_.back().has_resign());
 }
 
+// A replay or export is forgotten once answered, by its record or by an
+// error, and when the connection is lost.
+TEST_F(ControllerTest, AnsweredGameRequestsAreForgotten) {
+  greet();
+  EXPECT_EQ(controller_.unanswered(), 0u);
+  controller_.on_line("replay m9");
+  ASSERT_EQ(sent_.size(), 1u);
+  ASSERT_TRUE(sent_[0].has_get_game());
+  EXPECT_EQ(controller_.unanswered(), 1u);
+  v1::ServerMessage error;
+  error.set_request_id(sent_[0].request_id());
+  error.mutable_error()->set_code(v1::ERROR_UNKNOWN_MATCH);
+  error.mutable_error()->set_message("no game \"m9\"");
+  deliver(error);
+  EXPECT_EQ(controller_.unanswered(), 0u);
+
+  sent_.clear();
+  controller_.on_line("replay m8");
+  ASSERT_EQ(sent_.size(), 1u);
+  v1::ServerMessage record;
+  record.set_request_id(sent_[0].request_id());
+  record.mutable_game_record()->mutable_game()->set_match_id("m8");
+  record.mutable_game_record()->mutable_game()->set_variant("tictactoe");
+  deliver(record);
+  EXPECT_NE(out_.find("replay id=m8"), std::string::npos) << out_;
+  EXPECT_EQ(controller_.unanswered(), 0u);
+
+  sent_.clear();
+  controller_.on_line("export m7");
+  ASSERT_EQ(sent_.size(), 1u);
+  EXPECT_EQ(controller_.unanswered(), 1u);
+  controller_.on_disconnected("gone");
+  EXPECT_EQ(controller_.unanswered(), 0u);
+}
+
 TEST_F(ControllerTest, MovesAreListedInPairs) {
   greet();
   controller_.on_line("moves");

@@ -22,6 +22,12 @@ TEST(Notation, CellsAndColumns) {
   EXPECT_EQ(format_move(wide, wide.cell(0, 3)), "1");
   EXPECT_EQ(format_moves(wide, {wide.cell(9, 0), wide.cell(2, 0), wide.cell(11, 0)}), "10,3,12");
   EXPECT_EQ(format_moves(c, {c.cell(3, 0), c.cell(3, 1), c.cell(4, 0)}), "445");
+  // Moves kept as text (a game's record) join by the same rule, as written.
+  EXPECT_EQ(join_moves({"10", "3", "12"}, wide_columns(wide)), "10,3,12");
+  EXPECT_EQ(join_moves({"4", "4", "5"}, wide_columns(c)), "445");
+  EXPECT_EQ(join_moves({"h8", "i9"}, wide_columns(g)), "h8i9");
+  EXPECT_EQ(join_moves({"10", "j"}, true), "10,j");  // a column letter, as first stored
+  EXPECT_EQ(join_moves({}, true), "");
 }
 
 // Gravity boards of ten or more columns take the column's number, as the

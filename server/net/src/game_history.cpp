@@ -23,14 +23,7 @@ Failure fail(ProtocolError code, std::string message) {
   return Failure{code, std::move(message)};
 }
 
-bool seated(const MatchRecord& m, const std::string& player) {
-  return !player.empty() && (m.first_id == player || m.second_id == player);
-}
-
-// What anyone but its players may see of a game.
-bool visible_to(const MatchRecord& m, const std::string& asker) {
-  return m.kind != v1::MATCH_KIND_PRIVATE || seated(m, asker);
-}
+static_assert(kPrivateMatchKind == v1::MATCH_KIND_PRIVATE);
 
 void fill_player(v1::PlayerInfo* info, const std::string& id, const std::string& name, bool bot,
                  const std::optional<Rating>& before) {
@@ -101,6 +94,16 @@ std::string result_text(const MatchRecord& m) {
   return why ? score + " by " + why : score;
 }
 
+// The game's moves as one position, as Game::notation writes it.
+std::string notation_of(const MatchRecord& m) {
+  std::vector<std::string> moves;
+  moves.reserve(m.moves.size());
+  for (const MoveRecord& move : m.moves)
+    moves.push_back(move.move);
+  auto variant = Variant::parse(m.variant);
+  return join_moves(moves, variant && wide_columns(*variant));
+}
+
 }  // namespace
 
 std::string games_cursor(const MatchRecord& last) {
@@ -140,41 +143,40 @@ Expected<v1::GameList> list_games(Store& store, const std::string& asker,
     }
   }
   const std::string& player = request.player_id().empty() ? asker : request.player_id();
-  // One more than the page, to know whether another follows; another
-  // player's private games are skipped, so a page may take more reads.
-  std::vector<MatchRecord> shown;
-  for (;;) {
-    auto batch = store.list_games(player, cursor, limit + 1);
-    if (!batch) {
-      return inarow::unexpected(
-          fail(ProtocolError::unknown_player, "no player \"" + json::echo(player) + "\""));
-    }
-    for (MatchRecord& m : *batch) {
-      if (visible_to(m, asker)) shown.push_back(std::move(m));
-    }
-    if (shown.size() > limit || batch->size() < limit + 1) break;
-    cursor = GameCursor{batch->back().ended_ms, batch->back().id};
+  // One more than the page, to know whether another follows. The store
+  // leaves out what the asker may not see (another player's private games),
+  // so one read is one page.
+  auto games = store.list_games(player, asker, cursor, limit + 1);
+  if (!games) {
+    return inarow::unexpected(
+        fail(ProtocolError::unknown_player, "no player \"" + json::echo(player) + "\""));
   }
   v1::GameList list;
   list.set_player_id(player);
-  if (shown.size() > limit) {
-    shown.resize(limit);
-    list.set_next(games_cursor(shown.back()));
+  if (games->size() > limit) {
+    games->resize(limit);
+    list.set_next(games_cursor(games->back()));
   }
-  for (const MatchRecord& m : shown)
+  for (const MatchRecord& m : *games)
     *list.add_games() = game_summary(m);
   return list;
 }
 
+std::optional<MatchRecord> find_match(Store& store, const std::string& asker,
+                                      const std::string& match_id) {
+  if (match_id.empty() || match_id.size() > 64) return std::nullopt;
+  auto m = store.load_match(match_id);
+  if (!m || !visible_to(*m, asker)) return std::nullopt;
+  return m;
+}
+
 Expected<MatchRecord> find_game(Store& store, const std::string& asker,
                                 const std::string& match_id) {
-  auto unknown = [&] {
+  auto m = find_match(store, asker, match_id);
+  if (!m) {
     return inarow::unexpected(
         fail(ProtocolError::unknown_match, "no game \"" + json::echo(match_id) + "\""));
-  };
-  if (match_id.empty() || match_id.size() > 64) return unknown();
-  auto m = store.load_match(match_id);
-  if (!m || !visible_to(*m, asker)) return unknown();
+  }
   if (m->result == 0) {
     return inarow::unexpected(
         fail(ProtocolError::match_not_over,
@@ -235,25 +237,20 @@ v1::GameSummary game_summary(const MatchRecord& m) {
 v1::GameRecord game_record(const MatchRecord& m) {
   v1::GameRecord r;
   *r.mutable_game() = game_summary(m);
-  auto variant = Variant::parse(m.variant);
-  std::string notation;
   for (const MoveRecord& move : m.moves) {
     v1::RecordedMove* out = r.add_moves();
     out->set_ply(move.ply);
     out->set_move(move.move);
     out->set_first_ms(move.first_ms);
     out->set_second_ms(move.second_ms);
-    if (!notation.empty() && variant && wide_columns(*variant)) notation += ',';
-    notation += move.move;
   }
-  r.set_notation(notation);
+  r.set_notation(notation_of(m));
   r.set_text(game_text(m));
   if (auto psq = game_psq(m)) r.set_psq(*psq);
   return r;
 }
 
 std::string game_text(const MatchRecord& m) {
-  auto variant = Variant::parse(m.variant);
   std::string out = fmt::format("Game: {}\nVariant: {}\n", m.id, m.variant);
   out += fmt::format("First: {}{}\n", name_of(m, 0), m.first_bot ? " (bot)" : "");
   out += fmt::format("Second: {}{}\n", name_of(m, 1), m.second_bot ? " (bot)" : "");
@@ -274,16 +271,14 @@ std::string game_text(const MatchRecord& m) {
   }
   out += "Date: " + utc(m.ended_ms > 0 ? m.ended_ms : m.created_ms) + "\n";
   out += fmt::format("Plies: {}\n\n", m.moves.size());
-  std::string notation;
   for (std::size_t i = 0; i < m.moves.size(); ++i) {
     if (i % 2 == 0)
       out += fmt::format("{}. {}", i / 2 + 1, m.moves[i].move);
     else
       out += " " + m.moves[i].move + "\n";
-    if (!notation.empty() && variant && wide_columns(*variant)) notation += ',';
-    notation += m.moves[i].move;
   }
   if (m.moves.size() % 2 == 1) out += "\n";
+  const std::string notation = notation_of(m);
   out += "\nPosition: " + (notation.empty() ? std::string("-") : notation) + "\n";
   return out;
 }

@@ -31,6 +31,14 @@ std::optional<GameCursor> parse_games_cursor(std::string_view text);
 Expected<inarow::v1::GameList> list_games(Store& store, const std::string& asker,
                                           const inarow::v1::ListGames& request);
 
+// A match, live or finished, as `asker` (empty: anyone, as over HTTP) may
+// see it: nullopt when there is none by that id, or when it is private and
+// the asker is not one of its players (visible_to), so that a private game
+// looks exactly like one that does not exist. GetGame, GET /matches/<id> and
+// GET /game/<id>.txt and .psq all go by it.
+std::optional<MatchRecord> find_match(Store& store, const std::string& asker,
+                                      const std::string& match_id);
+
 // `asker` (empty: anyone, as over HTTP) asks for a finished game's record.
 // A private game is for its players only; a live match is match_not_over.
 Expected<MatchRecord> find_game(Store& store, const std::string& asker,

@@ -35,15 +35,15 @@ std::string game_record_json(MatchRecord record) {
   using json::quote;
   auto variant = Variant::parse(rec->variant);
   std::string moves;
-  std::string notation;
+  std::vector<std::string> texts;
   for (const MoveRecord& m : rec->moves) {
     if (!moves.empty()) moves += ",";
     moves += fmt::format("{{\"ply\":{},\"move\":{},\"firstMs\":{},\"secondMs\":{}}}", m.ply,
                          quote(m.move), m.first_ms, m.second_ms);
-    // As Game::notation writes it.
-    if (!notation.empty() && variant && wide_columns(*variant)) notation += ',';
-    notation += m.move;
+    texts.push_back(m.move);
   }
+  // As Game::notation writes it.
+  const std::string notation = join_moves(texts, variant && wide_columns(*variant));
   return fmt::format(
       "{{\"matchId\":{},\"variant\":{},\"kind\":{},\"rated\":{},\"timeControl\":{{\"initialMs\":{},"
       "\"incrementMs\":{}}},\"first\":{},\"second\":{},\"result\":{},\"endReason\":{},"

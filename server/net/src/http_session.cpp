@@ -166,7 +166,8 @@ class HttpSession : public Evictable, public std::enable_shared_from_this<HttpSe
   // peer meanwhile (one request at a time).
   void answer_record(std::string id) {
     asio::post(shared_.record_readers, [self = shared_from_this(), id = std::move(id)]() mutable {
-      auto record = self->shared_.store.load_match(id);
+      // A private game is not served: no player is behind the request.
+      auto record = find_match(self->shared_.store, {}, id);
       std::string json = record ? game_record_json(std::move(*record)) : std::string{};
       asio::post(
           self->stream_.get_executor(),

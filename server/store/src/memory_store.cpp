@@ -129,12 +129,14 @@ void MemoryStore::name_players(MatchRecord& m) const {
 }
 
 std::optional<std::vector<MatchRecord>> MemoryStore::list_games(
-    const std::string& player_id, const std::optional<GameCursor>& before, std::size_t limit) {
+    const std::string& player_id, const std::string& viewer,
+    const std::optional<GameCursor>& before, std::size_t limit) {
   std::lock_guard lock(mutex_);
   if (!players_.contains(player_id)) return std::nullopt;
   std::vector<const MatchRecord*> games;
   for (const auto& [id, m] : matches_) {
     if (m.result == 0 || (m.first_id != player_id && m.second_id != player_id)) continue;
+    if (!visible_to(m, viewer)) continue;
     if (before && std::pair(m.ended_ms, m.id) >= std::pair(before->ended_ms, before->id)) continue;
     games.push_back(&m);
   }

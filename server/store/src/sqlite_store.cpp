@@ -205,14 +205,15 @@ class SqliteStore final : public Store {
   }
 
   std::optional<std::vector<MatchRecord>> list_games(const std::string& player_id,
+                                                     const std::string& viewer,
                                                      const std::optional<GameCursor>& before,
                                                      std::size_t limit) override {
     if (!reader_) {
       std::lock_guard lock(mutex_);
-      return read_games(db_, player_id, before, limit);
+      return read_games(db_, player_id, viewer, before, limit);
     }
     std::lock_guard lock(reader_mutex_);
-    return read_games(reader_, player_id, before, limit);
+    return read_games(reader_, player_id, viewer, before, limit);
   }
 
   bool exec(const char* sql) {
@@ -255,10 +256,12 @@ class SqliteStore final : public Store {
     return m;
   }
 
-  // A player's finished games on one seat, newest first, before the cursor
-  // (each seat's index gives them in order); the two seats merged.
+  // A player's finished games on one seat that the viewer may see, newest
+  // first, before the cursor (each seat's index gives them in order); the
+  // two seats merged.
   static std::optional<std::vector<MatchRecord>> read_games(sqlite3* db,
                                                             const std::string& player_id,
+                                                            const std::string& viewer,
                                                             const std::optional<GameCursor>& before,
                                                             std::size_t limit) {
     {
@@ -268,15 +271,20 @@ class SqliteStore final : public Store {
     }
     std::vector<MatchRecord> out;
     for (const char* seat : {"m.first_id", "m.second_id"}) {
+      // visible_to in SQL: a private game only when the viewer (not empty)
+      // played in it.
       Statement q(db, (kSelectGames + " WHERE " + seat +
-                       " = ? AND m.result != 0 AND (m.ended_ms, m.id) < (?, ?) "
-                       "ORDER BY m.ended_ms DESC, m.id DESC LIMIT ?")
+                       " = ?1 AND m.result != 0 AND (m.ended_ms, m.id) < (?2, ?3) "
+                       "AND (m.kind != ?5 OR (?6 != '' AND ?6 IN (m.first_id, m.second_id))) "
+                       "ORDER BY m.ended_ms DESC, m.id DESC LIMIT ?4")
                           .c_str());
       const std::string after_all;  // every id sorts after "" at the top end time
       q.bind(1, player_id);
       q.bind(2, before ? before->ended_ms : std::numeric_limits<std::int64_t>::max());
       q.bind(3, before ? before->id : after_all);
       q.bind(4, static_cast<std::int64_t>(limit));
+      q.bind(5, static_cast<std::int64_t>(kPrivateMatchKind));
+      q.bind(6, viewer);
       while (q.step() == SQLITE_ROW) {
         MatchRecord m = read_match(q);
         read_game(q, m);

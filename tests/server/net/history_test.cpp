@@ -13,7 +13,9 @@
 
 #include "inarow/engine/game.h"
 #include "inarow/engine/notation.h"
+#include "inarow/server/sqlite_store.h"
 #include "inarow/testing/messages.h"
+#include "inarow/testing/temp_dir.h"
 #include "inarow/testing/test_server.h"
 #include "inarow/testing/ws_client.h"
 
@@ -338,6 +340,173 @@ TEST(History, PrivateGamesAreForTheirPlayersOnly) {
   EXPECT_EQ(http_get(server.port(), "/game/" + open + ".txt").status, 200);
 }
 
+// Alice, Bob, Carol and Dave on a server whose store holds ten games of
+// Alice's that ended in the same millisecond: every other one private with
+// Bob (s0, s2, ...), the rest public with Carol (s1, s3, ...).
+struct SameMillisecond {
+  TempDir dir;
+  server::ServerConfig config = test_config();
+  std::string tokens[4];  // Alice, Bob, Carol, Dave
+  std::string ids[4];
+
+  SameMillisecond() {
+    config.store = (dir.path() / "inarow.db").string();
+    {
+      TestServer server(config);
+      const char* names[] = {"alice", "bob", "carol", "dave"};
+      for (int i = 0; i < 4; ++i) {
+        WsClient c(server.port());
+        ids[i] = c.hello(names[i]).player_id();
+        tokens[i] = c.token();
+      }
+    }
+    auto store = server::open_sqlite_store(config.store);
+    if (!store) {
+      ADD_FAILURE() << store.error();
+      return;
+    }
+    std::vector<server::StoreOp> ops;
+    for (int i = 0; i < 10; ++i) {
+      server::MatchRecord m;
+      m.id = "s" + std::to_string(i);
+      m.variant = "tictactoe";
+      m.kind = i % 2 == 0 ? v1::MATCH_KIND_PRIVATE : v1::MATCH_KIND_SEEK;
+      m.first_id = ids[0];
+      m.second_id = ids[i % 2 == 0 ? 1 : 2];
+      m.created_ms = 1'700'000'000'000;
+      ops.push_back(server::store_op::CreateMatch{m});
+      ops.push_back(server::store_op::FinishMatch{m.id,
+                                                  v1::RESULT_FIRST_WINS,
+                                                  v1::END_REASON_RESIGNATION,
+                                                  1'700'000'060'000,
+                                                  {server::MoveRecord{1, "b2", 0, 0}}});
+    }
+    EXPECT_TRUE((*store)->write(ops));
+  }
+};
+
+// Every page of Alice's games as `c` asks for them, `limit` a page: the ids
+// in the order given, each page but the last full and with a cursor.
+std::vector<std::string> page_through(WsClient& c, const std::string& player, std::uint32_t limit) {
+  std::vector<std::string> ids;
+  std::string cursor;
+  for (int pages = 0; pages < 20; ++pages) {
+    const auto page = c.request(list_games_message(player, limit, cursor));
+    EXPECT_TRUE(page.has_game_list()) << page.DebugString();
+    for (const auto& g : page.game_list().games())
+      ids.push_back(g.match_id());
+    cursor = page.game_list().next();
+    if (cursor.empty()) break;
+    EXPECT_EQ(page.game_list().games_size(), static_cast<int>(limit)) << page.DebugString();
+  }
+  return ids;
+}
+
+TEST(History, PagesOfGamesThatEndedInTheSameMillisecondListEachOnce) {
+  SameMillisecond seeded;
+  TestServer server(seeded.config);
+  WsClient alice(server.port()), dave(server.port());
+  ASSERT_EQ(alice.resume(seeded.tokens[0]).player_id(), seeded.ids[0]);
+  ASSERT_EQ(dave.resume(seeded.tokens[3]).player_id(), seeded.ids[3]);
+  const std::vector<std::string> all = {"s9", "s8", "s7", "s6", "s5", "s4", "s3", "s2", "s1", "s0"};
+  const std::vector<std::string> open = {"s9", "s7", "s5", "s3", "s1"};
+  for (std::uint32_t limit : {1u, 2u, 3u, 4u}) {
+    EXPECT_EQ(page_through(alice, {}, limit), all) << limit;
+    EXPECT_EQ(page_through(dave, seeded.ids[0], limit), open) << limit;
+  }
+}
+
+TEST(History, AnotherPlayerGetsFullPagesOfPublicGamesAndTheirPlayersSeeAll) {
+  SameMillisecond seeded;
+  TestServer server(seeded.config);
+  WsClient alice(server.port()), bob(server.port()), carol(server.port()), dave(server.port());
+  alice.resume(seeded.tokens[0]);
+  bob.resume(seeded.tokens[1]);
+  carol.resume(seeded.tokens[2]);
+  dave.resume(seeded.tokens[3]);
+  const std::string& a = seeded.ids[0];
+
+  // Dave (no part in any): two public games a page, and a cursor to the rest.
+  const auto first = dave.request(list_games_message(a, 2));
+  ASSERT_TRUE(first.has_game_list()) << first.DebugString();
+  EXPECT_EQ(ids_of(first.game_list()), (std::vector<std::string>{"s9", "s7"}));
+  EXPECT_EQ(first.game_list().next(), "1700000060000.s7");
+  const auto second = dave.request(list_games_message(a, 2, first.game_list().next()));
+  ASSERT_TRUE(second.has_game_list()) << second.DebugString();
+  EXPECT_EQ(ids_of(second.game_list()), (std::vector<std::string>{"s5", "s3"}));
+  EXPECT_EQ(second.game_list().next(), "1700000060000.s3");
+  const auto last = dave.request(list_games_message(a, 2, second.game_list().next()));
+  ASSERT_TRUE(last.has_game_list()) << last.DebugString();
+  EXPECT_EQ(ids_of(last.game_list()), (std::vector<std::string>{"s1"}));
+  EXPECT_TRUE(last.game_list().next().empty());
+  // Carol played the public ones only: the same.
+  EXPECT_EQ(ids_of(carol.request(list_games_message(a, 5)).game_list()),
+            (std::vector<std::string>{"s9", "s7", "s5", "s3", "s1"}));
+
+  // Alice, and Bob who played the private ones, see all ten.
+  const auto mine = alice.request(list_games_message({}, 4));
+  ASSERT_TRUE(mine.has_game_list()) << mine.DebugString();
+  EXPECT_EQ(ids_of(mine.game_list()), (std::vector<std::string>{"s9", "s8", "s7", "s6"}));
+  EXPECT_EQ(mine.game_list().next(), "1700000060000.s6");
+  const auto bobs = bob.request(list_games_message(a, 10));
+  ASSERT_TRUE(bobs.has_game_list()) << bobs.DebugString();
+  EXPECT_EQ(bobs.game_list().games_size(), 10);
+  EXPECT_TRUE(bobs.game_list().next().empty());
+  // Bob's own list, as Dave sees it: all private, so none.
+  const auto none = dave.request(list_games_message(seeded.ids[1]));
+  ASSERT_TRUE(none.has_game_list()) << none.DebugString();
+  EXPECT_EQ(none.game_list().games_size(), 0);
+  EXPECT_TRUE(none.game_list().next().empty());
+}
+
+// Over HTTP no player is behind the request: GET /matches/<id> of a private
+// game, live or over, answers as for an id that does not exist, as
+// /game/<id>.txt does; a public game's record, live or over, is served.
+TEST(History, APrivateGameIsNoMatchOverHttp) {
+  TestServer server;
+  WsClient a(server.port()), b(server.port());
+  a.hello("alice");
+  b.hello("bob");
+  const auto unknown = http_get(server.port(), "/matches/m0nosuchgame");
+  ASSERT_EQ(unknown.status, 404);
+  auto expect_unknown = [&](const std::string& id) {
+    const auto reply = http_get(server.port(), "/matches/" + id);
+    EXPECT_EQ(reply.status, 404) << reply.body;
+    EXPECT_EQ(reply.content_type, unknown.content_type);
+    EXPECT_EQ(reply.body, "{\"error\":\"no match " + id + "\"}");
+    EXPECT_EQ(reply.body.find(a.player_id()), std::string::npos);
+    EXPECT_EQ(http_get(server.port(), "/game/" + id + ".txt").status, 404);
+  };
+  EXPECT_EQ(unknown.body, "{\"error\":\"no match m0nosuchgame\"}");
+
+  const auto created = a.request(create_private_message("tictactoe"));
+  ASSERT_TRUE(created.has_ack()) << created.DebugString();
+  const std::string secret =
+      expect_match_ack(b.request(join_private_message(created.ack().code())));
+  wait_event(a, secret, Kind::kStarted);
+  expect_ack(a.move(secret, "b2"));
+  wait_event(b, secret, Kind::kMoveMade);
+  expect_unknown(secret);  // live
+  expect_ack(a.request(resign_message(secret)));
+  wait_event(a, secret, Kind::kEnded);
+  wait_event(b, secret, Kind::kEnded);
+  expect_unknown(secret);  // over
+
+  // A public match: its record, live and over.
+  const std::string open = expect_match_ack(a.play_bot("tictactoe", "easy", v1::SIDE_FIRST));
+  wait_event(a, open, Kind::kStarted);
+  expect_ack(a.move(open, "b2"));
+  wait_event(a, open, Kind::kMoveMade);
+  const auto live = http_get(server.port(), "/matches/" + open);
+  EXPECT_EQ(live.status, 200) << live.body;
+  EXPECT_NE(live.body.find("\"notation\":\"b2"), std::string::npos) << live.body;
+  expect_ack(a.request(resign_message(open)));
+  wait_event(a, open, Kind::kEnded);
+  const auto over = http_get(server.port(), "/matches/" + open);
+  EXPECT_EQ(over.status, 200) << over.body;
+  EXPECT_NE(over.body.find("\"first\":\"" + a.player_id() + "\""), std::string::npos) << over.body;
+}
+
 TEST(History, BadRequestsGetTypedErrorsAndChangeNothing) {
   TestServer server;
   WsClient c(server.port());
@@ -365,6 +534,8 @@ TEST(History, BadRequestsGetTypedErrorsAndChangeNothing) {
   expect_error(c.request(get_game_message("")), v1::ERROR_UNKNOWN_MATCH, "no game \"\"");
   const std::string live =
       expect_match_ack(c.play_bot("tictactoe", "easy", v1::SIDE_FIRST, 60'000, 1'000));
+  // The ack comes before the match is stored; its start comes after.
+  wait_event(c, live, Kind::kStarted);
   const auto playing = c.request(get_game_message(live));
   expect_error(playing, v1::ERROR_MATCH_NOT_OVER,
                "game \"" + live + "\" is still being played: watch it");

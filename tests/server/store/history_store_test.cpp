@@ -92,7 +92,7 @@ std::vector<std::string> ids_of(const std::vector<MatchRecord>& games) {
 
 // What both stores must answer after history_ops.
 void expect_history(Store& store) {
-  auto all = store.list_games("pa", std::nullopt, 10);
+  auto all = store.list_games("pa", "pa", std::nullopt, 10);
   ASSERT_TRUE(all);
   // Newest first by end time; g3 and g4 end together: the greater id first.
   EXPECT_EQ(ids_of(*all), (std::vector<std::string>{"g6", "g4", "g3", "g1", "g2", "g5"}));
@@ -119,7 +119,7 @@ void expect_history(Store& store) {
   std::optional<GameCursor> cursor;
   int pages = 0;
   for (;;) {
-    auto page = store.list_games("pa", cursor, 2);
+    auto page = store.list_games("pa", "pa", cursor, 2);
     ASSERT_TRUE(page);
     if (page->empty()) break;
     ++pages;
@@ -130,18 +130,18 @@ void expect_history(Store& store) {
   EXPECT_EQ(pages, 3);
   EXPECT_EQ(paged, ids_of(*all));
   // A cursor between the two games that ended together.
-  auto after_g4 = store.list_games("pa", GameCursor{7000, "g4"}, 2);
+  auto after_g4 = store.list_games("pa", "pa", GameCursor{7000, "g4"}, 2);
   ASSERT_TRUE(after_g4);
   EXPECT_EQ(ids_of(*after_g4), (std::vector<std::string>{"g3", "g1"}));
 
   // Bob's games include the one without Alice; Carol has one.
-  auto bob = store.list_games("pb", std::nullopt, 3);
+  auto bob = store.list_games("pb", "pb", std::nullopt, 3);
   ASSERT_TRUE(bob);
   EXPECT_EQ(ids_of(*bob), (std::vector<std::string>{"g6", "other", "g3"}));
-  auto carol = store.list_games("pc", std::nullopt, 10);
+  auto carol = store.list_games("pc", "pc", std::nullopt, 10);
   ASSERT_TRUE(carol);
   EXPECT_EQ(ids_of(*carol), (std::vector<std::string>{"other"}));
-  EXPECT_FALSE(store.list_games("nobody", std::nullopt, 10));
+  EXPECT_FALSE(store.list_games("nobody", "nobody", std::nullopt, 10));
 
   // The whole record of one game, with names and ratings.
   auto g1 = store.load_match("g1");
@@ -182,6 +182,97 @@ TEST(HistoryStore, MemoryStoreAnswersAsTheSqliteStoreDoes) {
   expect_history(store);
 }
 
+// Ten games of Alice's that all end in the same millisecond, every other
+// one private (against Bob), the rest public (against Carol).
+std::vector<StoreOp> same_millisecond_ops() {
+  std::vector<StoreOp> ops = {
+      store_op::SavePlayer{testing::person("pa", "alice", "h-a")},
+      store_op::SavePlayer{testing::person("pb", "bob", "h-b")},
+      store_op::SavePlayer{testing::person("pc", "carol", "h-c")},
+      store_op::SavePlayer{testing::person("pd", "dave", "h-d")},
+  };
+  for (int i = 0; i < 10; ++i) {
+    const std::string id = "s" + std::to_string(i);
+    MatchRecord m = game(id, "pa", i % 2 == 0 ? "pb" : "pc", 100 + i);
+    if (i % 2 == 0) m.kind = kPrivateMatchKind;
+    ops.push_back(store_op::CreateMatch{m});
+    ops.push_back(finish(id, 4000, 1));
+  }
+  return ops;
+}
+
+// Every page of `player`'s games as `viewer` sees them, `limit` a page:
+// each page but the last full, then the ids in the order given.
+std::vector<std::string> page_through(Store& store, const std::string& player,
+                                      const std::string& viewer, std::size_t limit) {
+  std::vector<std::string> ids;
+  std::optional<GameCursor> cursor;
+  for (int pages = 0; pages < 20; ++pages) {
+    auto page = store.list_games(player, viewer, cursor, limit);
+    EXPECT_TRUE(page);
+    if (!page || page->empty()) break;
+    EXPECT_LE(page->size(), limit);
+    for (const auto& g : *page)
+      ids.push_back(g.id);
+    if (page->size() < limit) break;
+    cursor = GameCursor{page->back().ended_ms, page->back().id};
+  }
+  return ids;
+}
+
+// A private game is listed only to its two players; a page of what another
+// viewer may see is full, and its cursor goes on where it stopped, also
+// between games that ended in the same millisecond.
+void expect_private_games_for_their_players(Store& store) {
+  const std::vector<std::string> all = {"s9", "s8", "s7", "s6", "s5", "s4", "s3", "s2", "s1", "s0"};
+  const std::vector<std::string> open = {"s9", "s7", "s5", "s3", "s1"};
+  for (std::size_t limit : {1u, 2u, 3u, 10u}) {
+    EXPECT_EQ(page_through(store, "pa", "pa", limit), all) << limit;
+    EXPECT_EQ(page_through(store, "pa", "pb", limit), all) << limit;  // Bob played the private ones
+    EXPECT_EQ(page_through(store, "pa", "pc", limit), open) << limit;
+    EXPECT_EQ(page_through(store, "pa", "pd", limit), open) << limit;
+    EXPECT_EQ(page_through(store, "pa", "", limit), open) << limit;  // nobody
+  }
+  auto first = store.list_games("pa", "pd", std::nullopt, 2);
+  ASSERT_TRUE(first);
+  EXPECT_EQ(ids_of(*first), (std::vector<std::string>{"s9", "s7"}));
+  // Bob's games are all private: Dave sees none, and Bob is still a player.
+  auto bobs = store.list_games("pb", "pd", std::nullopt, 5);
+  ASSERT_TRUE(bobs);
+  EXPECT_TRUE(bobs->empty());
+  EXPECT_EQ(page_through(store, "pb", "pb", 2),
+            (std::vector<std::string>{"s8", "s6", "s4", "s2", "s0"}));
+  EXPECT_EQ(page_through(store, "pb", "pa", 2),
+            (std::vector<std::string>{"s8", "s6", "s4", "s2", "s0"}));
+}
+
+TEST(HistoryStore, PrivateGamesAreListedToTheirPlayersOnlyInFullPages) {
+  const auto path = temp_db("inarow-history-private");
+  {
+    auto store = open_sqlite_store(path.string());
+    ASSERT_TRUE(store) << store.error();
+    auto ops = same_millisecond_ops();
+    ASSERT_TRUE((*store)->write(ops));
+    expect_private_games_for_their_players(**store);
+  }
+  MemoryStore memory;
+  auto ops = same_millisecond_ops();
+  ASSERT_TRUE(memory.write(ops));
+  expect_private_games_for_their_players(memory);
+  // The viewer's rule does not cost the index: each seat's page is still
+  // read from it, in order, without sorting.
+  for (const char* seat : {"first", "second"}) {
+    const std::string plan = query_rows(
+        path, (std::string("EXPLAIN QUERY PLAN SELECT id FROM matches m WHERE m.") + seat +
+               "_id = ?1 AND m.result != 0 AND (m.ended_ms, m.id) < (?2, ?3) AND "
+               "(m.kind != ?5 OR (?6 != '' AND ?6 IN (m.first_id, m.second_id))) "
+               "ORDER BY m.ended_ms DESC, m.id DESC LIMIT ?4")
+                  .c_str());
+    EXPECT_NE(plan.find(std::string("matches_by_") + seat), std::string::npos) << plan;
+    EXPECT_EQ(plan.find("TEMP B-TREE"), std::string::npos) << plan;
+  }
+}
+
 // A bot that played itself sits on both seats: its game is listed once.
 TEST(HistoryStore, ABotAgainstItselfIsListedOnce) {
   auto sqlite = open_sqlite_store(":memory:");
@@ -194,7 +285,7 @@ TEST(HistoryStore, ABotAgainstItselfIsListedOnce) {
         finish("b1", 10, 2),
     };
     ASSERT_TRUE(store->write(ops));
-    auto games = store->list_games("bot-easy", std::nullopt, 5);
+    auto games = store->list_games("bot-easy", "bot-easy", std::nullopt, 5);
     ASSERT_TRUE(games);
     EXPECT_EQ(ids_of(*games), (std::vector<std::string>{"b1"}));
   }
@@ -242,7 +333,7 @@ TEST(HistoryStore, MigratesASchemaFourStore) {
     ASSERT_EQ(live.size(), 1u);
     EXPECT_EQ(live[0].events, (std::vector<std::string>{"start"}));
     EXPECT_EQ(live[0].event_ms, (std::vector<std::int64_t>{77}));
-    auto games = (*store)->list_games("pa", std::nullopt, 10);
+    auto games = (*store)->list_games("pa", "pa", std::nullopt, 10);
     ASSERT_TRUE(games);
     ASSERT_EQ(ids_of(*games), (std::vector<std::string>{"m1"}));
     EXPECT_EQ((*games)[0].plies, 2);
@@ -267,7 +358,7 @@ TEST(HistoryStore, MigratesASchemaFourStore) {
   // Opened again: not migrated twice.
   auto again = open_sqlite_store(path.string());
   ASSERT_TRUE(again) << again.error();
-  auto games = (*again)->list_games("pa", std::nullopt, 10);
+  auto games = (*again)->list_games("pa", "pa", std::nullopt, 10);
   ASSERT_TRUE(games);
   ASSERT_EQ(ids_of(*games), (std::vector<std::string>{"m2", "m1"}));
   ASSERT_TRUE((*games)[0].ratings);

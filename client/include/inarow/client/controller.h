@@ -61,6 +61,9 @@ class Controller {
   bool clock_running() const;
   bool greeted() const { return greeted_; }
   const Profile& profile() const { return profile_; }
+  // Requests sent whose answer has not come yet (an answer, or the
+  // connection's loss, forgets them).
+  std::size_t unanswered() const;
 
  private:
   void pump();
@@ -89,6 +92,12 @@ class Controller {
   void on_game_list(const v1::GameList& list);
   void on_game_record(const v1::ServerMessage& m, SteadyTime now);
   void ask_game(const Command& c);
+  // `code` as an id: its number (1-based) in `listed`, or, when `ids` is
+  // true and it is no number, itself. nullopt (a BAD_COMMAND said) for a
+  // number not in the list: "no <what> number N in <where>".
+  std::optional<std::string> from_list(const std::string& code,
+                                       const std::vector<std::string>& listed, bool ids,
+                                       const char* what, const char* where) const;
   void show_replay(int at, SteadyTime now);
   void on_profile(const v1::Profile& profile);
   void on_leaderboard(const v1::Leaderboard& board);

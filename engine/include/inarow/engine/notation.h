@@ -29,6 +29,10 @@ std::string format_cell(const Variant& v, Cell c);
 bool wide_columns(const Variant& v);
 // The moves concatenated; commas between them on wide_columns boards.
 std::string format_moves(const Variant& v, const std::vector<Cell>& moves);
+// Moves as written (format_move), joined as format_moves joins them: with
+// commas between them when `commas` (a wide_columns board), else run
+// together. For moves kept as text, as a game's record keeps them.
+std::string join_moves(const std::vector<std::string>& moves, bool commas);
 
 // One move token at the start of `text`. Under gravity the token names a
 // column and the cell is resolved against `heights` (stones per column) when

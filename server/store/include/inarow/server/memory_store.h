@@ -21,6 +21,7 @@ class MemoryStore final : public Store {
   std::optional<MatchRecord> load_match(const std::string& id) override;
   std::int64_t last_alive_ms() override;
   std::optional<std::vector<MatchRecord>> list_games(const std::string& player_id,
+                                                     const std::string& viewer,
                                                      const std::optional<GameCursor>& before,
                                                      std::size_t limit) override;
 

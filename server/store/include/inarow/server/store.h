@@ -100,6 +100,19 @@ struct MatchRecord {
   int plies = 0;  // list_games: the record's length (its moves are not read)
 };
 
+// MatchRecord::kind of a private game (v1::MATCH_KIND_PRIVATE): a person and
+// a friend who joined by code.
+inline constexpr int kPrivateMatchKind = 3;
+
+// Whether `viewer` may see game `m`: anyone may, but a private game is for
+// its two players only (an empty viewer, as over HTTP, is neither). The one
+// rule for the history and the records; SqliteStore::list_games says it in
+// SQL.
+inline bool visible_to(const MatchRecord& m, const std::string& viewer) {
+  return m.kind != kPrivateMatchKind ||
+         (!viewer.empty() && (m.first_id == viewer || m.second_id == viewer));
+}
+
 // Where a page of a player's games ends: the last game's end time and id
 // (games are listed newest first by end time, then by id).
 struct GameCursor {
@@ -181,11 +194,13 @@ class Store {
   virtual std::optional<MatchRecord> load_match(const std::string& id) = 0;
   // The last Alive written (0 if none).
   virtual std::int64_t last_alive_ms() = 0;
-  // Up to `limit` of a player's finished games, newest first (by end time,
-  // then id), those strictly before `before` if given; each without its
-  // moves (plies says how many). nullopt: no such player.
+  // Up to `limit` of a player's finished games that `viewer` may see
+  // (visible_to), newest first (by end time, then id), those strictly
+  // before `before` if given; each without its moves (plies says how many).
+  // nullopt: no such player.
   virtual std::optional<std::vector<MatchRecord>> list_games(
-      const std::string& player_id, const std::optional<GameCursor>& before, std::size_t limit) = 0;
+      const std::string& player_id, const std::string& viewer,
+      const std::optional<GameCursor>& before, std::size_t limit) = 0;
 };
 
 }  // namespace inarow::server
