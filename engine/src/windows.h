@@ -97,80 +97,76 @@ class EvalState {
   // windows grow and the opponent's windows through the cell die.
   int gain(int cell, Side s) const {
     if (table_.exact) return exact_gain(cell, s);
-    const int me = index(s);
-    int g = 0;
-    for (std::uint32_t i = table_.first[cell]; i < table_.first[cell + 1]; ++i) {
-      const auto& c = counts_[table_.ids[i]];
-      if (c[1 - me] == 0)
-        g += value_[c[me] + 1] - value_[c[me]] + (c[me] + 1 == table_.k ? 1000 : 0);
-      else if (c[me] == 0)
-        g += value_[c[1 - me]];
-    }
-    return g;
+    return gain_as<false>(cell, s);
   }
 
  private:
+  // Whether window `id` is still live for `side`: no opponent stone in it
+  // and, under the standard rule, none of its own just outside it (that
+  // would make a line of it too long).
+  template <bool Exact>
+  bool live_for(std::uint32_t id, int side) const {
+    if (counts_[id][1 - side] != 0) return false;
+    if constexpr (Exact) return outer_[id][side] == 0;
+    return true;
+  }
   // Contribution of one window to the first player's score.
-  int contribution(const std::array<std::uint8_t, 2>& c) const {
-    if (c[1] == 0) return value_[c[0]];
-    if (c[0] == 0) return -value_[c[1]];
-    return 0;
+  template <bool Exact>
+  int contribution(std::uint32_t id) const {
+    if (live_for<Exact>(id, 0)) return value_[counts_[id][0]];
+    if (live_for<Exact>(id, 1)) return -value_[counts_[id][1]];
+    return 0;  // both sides' stones (or, empty, both live and worth 0)
+  }
+
+  template <bool Exact>
+  void update_as(int cell, int side, int delta) {
+    for (std::uint32_t i = table_.first[cell]; i < table_.first[cell + 1]; ++i) {
+      const auto id = table_.ids[i];
+      score_ -= contribution<Exact>(id);
+      counts_[id][side] = static_cast<std::uint8_t>(counts_[id][side] + delta);
+      score_ += contribution<Exact>(id);
+    }
+    if constexpr (Exact) {
+      for (std::uint32_t i = table_.outer_first[cell]; i < table_.outer_first[cell + 1]; ++i) {
+        const auto id = table_.outer_ids[i];
+        score_ -= contribution<Exact>(id);
+        outer_[id][side] = static_cast<std::uint8_t>(outer_[id][side] + delta);
+        score_ += contribution<Exact>(id);
+      }
+    }
   }
   void update(int cell, int side, int delta) {
     if (table_.exact) return exact_update(cell, side, delta);
-    for (std::uint32_t i = table_.first[cell]; i < table_.first[cell + 1]; ++i) {
-      auto& c = counts_[table_.ids[i]];
-      score_ -= contribution(c);
-      c[side] = static_cast<std::uint8_t>(c[side] + delta);
-      score_ += contribution(c);
-    }
+    update_as<false>(cell, side, delta);
   }
 
-  // The standard rule's versions: a side's window counts only while no
-  // stone of that side lies just outside it.
-  int exact_contribution(const std::array<std::uint8_t, 2>& c,
-                         const std::array<std::uint8_t, 2>& o) const {
-    if (c[1] == 0 && o[0] == 0) return value_[c[0]];
-    if (c[0] == 0 && o[1] == 0) return -value_[c[1]];
-    return 0;
-  }
-  // Out of line, so that freestyle's update and gain stay as small as they were.
-  [[gnu::noinline]] void exact_update(int cell, int side, int delta) {
-    for (std::uint32_t i = table_.first[cell]; i < table_.first[cell + 1]; ++i) {
-      const auto id = table_.ids[i];
-      auto& c = counts_[id];
-      score_ -= exact_contribution(c, outer_[id]);
-      c[side] = static_cast<std::uint8_t>(c[side] + delta);
-      score_ += exact_contribution(c, outer_[id]);
-    }
-    for (std::uint32_t i = table_.outer_first[cell]; i < table_.outer_first[cell + 1]; ++i) {
-      const auto id = table_.outer_ids[i];
-      auto& o = outer_[id];
-      score_ -= exact_contribution(counts_[id], o);
-      o[side] = static_cast<std::uint8_t>(o[side] + delta);
-      score_ += exact_contribution(counts_[id], o);
-    }
-  }
-  [[gnu::noinline]] int exact_gain(int cell, Side s) const {
+  template <bool Exact>
+  int gain_as(int cell, Side s) const {
     const int me = index(s);
     int g = 0;
     for (std::uint32_t i = table_.first[cell]; i < table_.first[cell + 1]; ++i) {
       const auto id = table_.ids[i];
       const auto& c = counts_[id];
-      const auto& o = outer_[id];
-      if (c[1 - me] == 0 && o[me] == 0)
+      if (live_for<Exact>(id, me))
         g += value_[c[me] + 1] - value_[c[me]] + (c[me] + 1 == table_.k ? 1000 : 0);
-      else if (c[me] == 0 && o[1 - me] == 0)
+      else if (c[me] == 0 && live_for<Exact>(id, 1 - me))
         g += value_[c[1 - me]];
     }
-    // A stone just outside its own live window spoils it.
-    for (std::uint32_t i = table_.outer_first[cell]; i < table_.outer_first[cell + 1]; ++i) {
-      const auto id = table_.outer_ids[i];
-      const auto& c = counts_[id];
-      if (c[1 - me] == 0 && outer_[id][me] == 0) g -= value_[c[me]];
+    if constexpr (Exact) {
+      // A stone just outside its own live window spoils it.
+      for (std::uint32_t i = table_.outer_first[cell]; i < table_.outer_first[cell + 1]; ++i) {
+        const auto id = table_.outer_ids[i];
+        if (live_for<Exact>(id, me)) g -= value_[counts_[id][me]];
+      }
     }
     return g;
   }
+
+  // Out of line, so that freestyle's update and gain stay as small as they were.
+  [[gnu::noinline]] void exact_update(int cell, int side, int delta) {
+    update_as<true>(cell, side, delta);
+  }
+  [[gnu::noinline]] int exact_gain(int cell, Side s) const { return gain_as<true>(cell, s); }
 
   const WindowTable& table_;
   Weights weights_;
