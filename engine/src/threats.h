@@ -82,15 +82,6 @@ Bitboard<W> five_cells_through(const LineShape<W>& g, const Bitboard<W>& own,
   return result;
 }
 
-// Cells p with an own stone `steps` cells ahead along d (p + steps * d), one
-// step at a time (never a shift of a whole word or more).
-template <int W>
-Bitboard<W> own_ahead(Bitboard<W> own, int d, int steps) {
-  for (int i = 0; i < steps; ++i)
-    own = own >> d;
-  return own;
-}
-
 // Empty cells where a stone of `own` makes a four: some window of k through
 // the cell holds k-2 own stones and two empty cells (the cell and one more).
 // Under the standard rule the cells just outside the window hold no own stone.
@@ -117,7 +108,9 @@ Bitboard<W> four_cells(const LineShape<W>& g, const Bitboard<W>& own, const Bitb
       one |= e;
     }
     Board starts = all & two & ~three;
-    if (g.exact) starts &= ~(own << d) & ~(own_ahead(own, d, g.k));
+    // Under the standard rule, no own stone at cell -1 or at cell k: the
+    // window's own stones, k-1 steps on, are one step short of cell k.
+    if (g.exact) starts &= ~(own << d) & ~((m & ~e) >> d);
     if (starts.none()) continue;
     for (int i = 0; i < g.k; ++i) {
       if (i > 0) starts = starts << d;
@@ -155,8 +148,9 @@ Bitboard<W> open_windows(const LineShape<W>& g, const Bitboard<W>& mine_or_empty
   if (g.exact && starts.any()) {
     // Both fives of the straight four must be exactly k: no own stone just
     // outside the window, at cell -1 or cell k + 1.
+    // The own stones k-1 steps on are two steps short of cell k + 1.
     const Board own = mine_or_empty & ~empty;
-    starts &= ~(own << d) & ~own_ahead(own, d, g.k + 1);
+    starts &= ~(own << d) & ~(((m & ~e) >> d) >> d);
   }
   return starts;
 }
