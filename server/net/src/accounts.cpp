@@ -127,7 +127,7 @@ void Accounts::sign_in(const ConnectionPtr& connection, const v1::ClientMessage&
   }
   const auto attempt = count_attempt(key, address);
   // The connection's messages wait until it is greeted (or refused).
-  identity_.greeting_[connection.get()];
+  identity_.begin_greeting(connection.get());
   asio::post(hashers_, [this, owner = std::move(owner), replay = std::move(replay), connection,
                         message, key, address, attempt, player_id = player->id,
                         stored = player->password_hash]() mutable {
@@ -143,15 +143,13 @@ void Accounts::sign_in(const ConnectionPtr& connection, const v1::ClientMessage&
                          rehash = std::move(rehash)]() mutable {
       --pending_;
       if (ok) forgive(key, address, attempt);
-      auto held = identity_.greeting_.find(connection.get());
-      if (held == identity_.greeting_.end()) return;  // gone meanwhile
+      if (!identity_.greeting(connection.get())) return;  // gone meanwhile
       if (!ok || !identity_.find(player_id)) {
-        auto waiting = std::move(held->second);
-        identity_.greeting_.erase(held);
-        send_error(connection, message.request_id(),
-                   {ProtocolError::wrong_password, "wrong password"});
-        for (auto& m : waiting)  // each now answered as before a hello
-          replay(connection, m);
+        // What it sent meanwhile is answered as before a hello.
+        identity_.end_greeting(connection, replay, [&] {
+          send_error(connection, message.request_id(),
+                     {ProtocolError::wrong_password, "wrong password"});
+        });
         return;
       }
       // This device's own token, stored before it is told; with it the
@@ -166,32 +164,28 @@ void Accounts::sign_in(const ConnectionPtr& connection, const v1::ClientMessage&
       } else {
         rehash.reset();
       }
-      writer_.submit(std::move(ops),
-                     [this, owner = std::move(owner), replay = std::move(replay), connection,
-                      message = std::move(message), player_id, token, token_hash, stored,
-                      rehash = std::move(rehash)](bool kept) mutable {
-                       asio::post(strand_, [this, owner, replay = std::move(replay), connection,
-                                            message = std::move(message), player_id, token,
-                                            token_hash, stored, rehash, kept]() mutable {
-                         Player* account = identity_.find(player_id);
-                         if (kept && account && rehash && account->password_hash == stored)
-                           account->password_hash = *rehash;
-                         auto entry = identity_.greeting_.find(connection.get());
-                         if (entry == identity_.greeting_.end()) return;
-                         auto later = std::move(entry->second);
-                         identity_.greeting_.erase(entry);
-                         if (!kept || !account) {
-                           send_error(connection, message.request_id(),
-                                      {ProtocolError::internal, "the sign-in could not be stored"});
-                         } else {
-                           identity_.add_token(token_hash, player_id);
-                           identity_.welcome(connection, *account, message.request_id(), true,
-                                             message.hello(), token, true);
-                         }
-                         for (auto& m : later)
-                           replay(connection, m);
-                       });
-                     });
+      writer_.submit(
+          std::move(ops), [this, owner = std::move(owner), replay = std::move(replay), connection,
+                           message = std::move(message), player_id, token, token_hash, stored,
+                           rehash = std::move(rehash)](bool kept) mutable {
+            asio::post(strand_, [this, owner, replay = std::move(replay), connection,
+                                 message = std::move(message), player_id, token, token_hash, stored,
+                                 rehash, kept]() mutable {
+              Player* account = identity_.find(player_id);
+              if (kept && account && rehash && account->password_hash == stored)
+                account->password_hash = *rehash;
+              identity_.end_greeting(connection, replay, [&] {
+                if (!kept || !account) {
+                  send_error(connection, message.request_id(),
+                             {ProtocolError::internal, "the sign-in could not be stored"});
+                  return;
+                }
+                identity_.add_token(token_hash, player_id);
+                identity_.welcome(connection, *account, message.request_id(), true, message.hello(),
+                                  token, true);
+              });
+            });
+          });
     });
   });
 }

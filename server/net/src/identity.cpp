@@ -131,7 +131,7 @@ void Identity::hello(const ConnectionPtr& connection, const v1::ClientMessage& m
   const std::string token = new_token();
   Player entry = make_player(id, name, hash_token(token), false);
   PlayerRecord rec = make_record(entry);
-  greeting_[connection.get()];
+  begin_greeting(connection.get());
   writer_.submit({store_op::SavePlayer{std::move(rec)}},
                  [this, owner = std::move(owner), replay = std::move(replay), connection, rid,
                   hello, token, entry = std::move(entry)](bool) mutable {
@@ -139,13 +139,8 @@ void Identity::hello(const ConnectionPtr& connection, const v1::ClientMessage& m
                                         hello, token, entry = std::move(entry)]() mutable {
                      tokens_[entry.token_hash] = entry.id;
                      auto& player = players_[entry.id] = std::move(entry);
-                     auto held = greeting_.find(connection.get());
-                     if (held == greeting_.end()) return;  // gone meanwhile
-                     auto waiting = std::move(held->second);
-                     greeting_.erase(held);
-                     welcome(connection, player, rid, false, hello, token);
-                     for (auto& m : waiting)
-                       replay(connection, m);
+                     end_greeting(connection, replay,
+                                  [&] { welcome(connection, player, rid, false, hello, token); });
                    });
                  });
 }
@@ -154,6 +149,18 @@ bool Identity::hold(Connection* connection, v1::ClientMessage& message) {
   auto held = greeting_.find(connection);
   if (held == greeting_.end()) return false;
   held->second.push_back(std::move(message));
+  return true;
+}
+
+bool Identity::end_greeting(const ConnectionPtr& connection, const Replay& replay,
+                            const std::function<void()>& answer) {
+  auto held = greeting_.find(connection.get());
+  if (held == greeting_.end()) return false;  // gone meanwhile
+  auto waiting = std::move(held->second);
+  greeting_.erase(held);
+  answer();
+  for (auto& m : waiting)
+    replay(connection, m);
   return true;
 }
 

@@ -62,9 +62,21 @@ class Identity {
   // connection sent meanwhile). `owner` keeps this Identity alive until then.
   void hello(const ConnectionPtr& connection, const inarow::v1::ClientMessage& message,
              std::shared_ptr<const void> owner, Replay replay);
-  // While a connection's new identity is being stored, its messages wait:
-  // true if this one was held.
+  // A connection being greeted (its new identity stored, its password
+  // checked): what it sends meanwhile is held, in order, from
+  // begin_greeting until end_greeting. hold: true if this message was held.
+  void begin_greeting(Connection* connection) { greeting_[connection]; }
+  bool greeting(Connection* connection) const { return greeting_.contains(connection); }
   bool hold(Connection* connection, inarow::v1::ClientMessage& message);
+  // Ends a greeting: `answer` (the welcome or the refusal) is sent first,
+  // then each held message goes to `replay`, answered as if it came now.
+  // False, doing nothing, when the connection went meanwhile.
+  bool end_greeting(const ConnectionPtr& connection, const Replay& replay,
+                    const std::function<void()>& answer);
+  // Tells a connection it speaks for `player` (the Welcome), and counts it.
+  void welcome(const ConnectionPtr& connection, Player& player, std::uint64_t request_id,
+               bool resumed, const inarow::v1::Hello& hello, const std::string& token,
+               bool signed_in = false);
   void on_sign_in(SignIn sign_in) { sign_in_ = std::move(sign_in); }
 
   // Accounts by name key (player_name.h): the player who holds the key, or
@@ -103,17 +115,12 @@ class Identity {
   std::vector<ConnectionPtr> connections() const;
 
  private:
-  friend class Accounts;  // holds a signing-in connection's messages and welcomes it
-
   struct ConnectionEntry {
     std::weak_ptr<Connection> connection;
     std::string player_id;
     std::set<std::string> watching;  // matches this connection spectates
   };
 
-  void welcome(const ConnectionPtr& connection, Player& player, std::uint64_t request_id,
-               bool resumed, const inarow::v1::Hello& hello, const std::string& token,
-               bool signed_in = false);
   void send_error(const ConnectionPtr& to, std::uint64_t request_id, const Failure& failure);
 
   Strand strand_;
