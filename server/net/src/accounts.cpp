@@ -190,6 +190,17 @@ void Accounts::sign_in(const ConnectionPtr& connection, const v1::ClientMessage&
   });
 }
 
+void Accounts::sign_out(const std::vector<ConnectionPtr>& connections) {
+  if (connections.empty()) return;
+  v1::ServerMessage bye;
+  bye.mutable_bye()->set_reason("signed out: the password was changed on another device");
+  auto out = make_outgoing(std::move(bye));
+  for (const ConnectionPtr& c : connections) {
+    send(metrics_, c, out);
+    c->close(CloseKind::going_away);
+  }
+}
+
 void Accounts::set_password(const ConnectionPtr& connection, const std::string& player_id,
                             std::uint64_t rid, const v1::SetPassword& request,
                             std::shared_ptr<const void> owner) {
@@ -263,27 +274,31 @@ void Accounts::set_password(const ConnectionPtr& connection, const std::string& 
       }
       if (!hash) return give_up({ProtocolError::internal, "the password could not be hashed"});
       const std::int64_t since = changing ? who->account_since_ms : unix_ms();
-      writer_.submit({store_op::SaveAccount{player_id, key, *hash, since}},
-                     [this, owner = std::move(owner), connection, rid, player_id, key, changing,
-                      since, hash = *hash](bool kept) mutable {
-                       asio::post(strand_, [this, owner, connection, rid, player_id, key, changing,
-                                            since, hash, kept] {
-                         Player* account = identity_.find(player_id);
-                         if (!account) return;
-                         account->password_busy = false;
-                         if (!kept) {
-                           if (!changing) identity_.unclaim(key, player_id);
-                           send_error(
-                               connection, rid,
-                               {ProtocolError::internal, "the password could not be stored"});
-                           return;
-                         }
-                         account->password_hash = hash;
-                         account->name_key = key;
-                         account->account_since_ms = since;
-                         send(metrics_, connection, make_ack(rid, {}));
-                       });
-                     });
+      std::vector<StoreOp> ops{store_op::SaveAccount{player_id, key, *hash, since}};
+      // A change signs the player's other devices out, in the same write:
+      // whoever knew the old password may hold one of them.
+      const std::string keep = identity_.token_hash_of(connection.get());
+      if (changing) ops.push_back(store_op::RevokeDevices{player_id, keep});
+      writer_.submit(std::move(ops), [this, owner = std::move(owner), connection, rid, player_id,
+                                      key, changing, since, keep, hash = *hash](bool kept) mutable {
+        asio::post(strand_, [this, owner, connection, rid, player_id, key, changing, since, keep,
+                             hash, kept] {
+          Player* account = identity_.find(player_id);
+          if (!account) return;
+          account->password_busy = false;
+          if (!kept) {
+            if (!changing) identity_.unclaim(key, player_id);
+            send_error(connection, rid,
+                       {ProtocolError::internal, "the password could not be stored"});
+            return;
+          }
+          account->password_hash = hash;
+          account->name_key = key;
+          account->account_since_ms = since;
+          if (changing) sign_out(identity_.revoke_other_devices(player_id, keep));
+          send(metrics_, connection, make_ack(rid, {}));
+        });
+      });
     });
   });
 }

@@ -54,6 +54,9 @@ class Accounts {
   bool too_many_failures(const std::string& key, const std::string& address);
   Clock::time_point count_attempt(const std::string& key, const std::string& address);
   void forgive(const std::string& key, const std::string& address, Clock::time_point at);
+  // Says bye to each connection and closes it (their device's token no
+  // longer names the player).
+  void sign_out(const std::vector<ConnectionPtr>& connections);
   // Room for one more hash (counted until its answer is back on the strand).
   bool reserve_hash();
   void send_error(const ConnectionPtr& to, std::uint64_t request_id, const Failure& failure);

@@ -145,6 +145,32 @@ void Identity::hello(const ConnectionPtr& connection, const v1::ClientMessage& m
                  });
 }
 
+std::string Identity::token_hash_of(Connection* connection) const {
+  auto it = connections_.find(connection);
+  return it == connections_.end() ? std::string{} : it->second.token_hash;
+}
+
+std::vector<ConnectionPtr> Identity::revoke_other_devices(const std::string& player_id,
+                                                          const std::string& keep_hash) {
+  // A walk over every token: a password change is rare, and a per-player
+  // list would cost every player memory for it.
+  std::erase_if(tokens_, [&](const auto& entry) {
+    return entry.second == player_id && entry.first != keep_hash;
+  });
+  std::vector<ConnectionPtr> out;
+  Player* player = find(player_id);
+  if (!player) return out;
+  if (player->token_hash != keep_hash) player->token_hash.clear();
+  for (const auto& weak : live_connections(*player)) {
+    auto c = weak.lock();
+    if (!c) continue;
+    if (auto it = connections_.find(c.get());
+        it != connections_.end() && it->second.token_hash != keep_hash)
+      out.push_back(std::move(c));
+  }
+  return out;
+}
+
 bool Identity::hold(Connection* connection, v1::ClientMessage& message) {
   auto held = greeting_.find(connection);
   if (held == greeting_.end()) return false;
@@ -168,7 +194,9 @@ void Identity::welcome(const ConnectionPtr& connection, Player& player, std::uin
                        bool resumed, const v1::Hello& hello, const std::string& token,
                        bool signed_in) {
   const bool was_away = live_connections(player).empty();
-  connections_[connection.get()] = ConnectionEntry{connection, player.id, {}};
+  // A resumed device is told no new token: its own is the hello's.
+  connections_[connection.get()] =
+      ConnectionEntry{connection, player.id, {}, hash_token(token.empty() ? hello.token() : token)};
   player.connections.push_back(connection);
   if (was_away && !player.bot) ++online_;
 

@@ -65,6 +65,13 @@ void MemoryStore::apply(const store_op::AddDevice& op) {
   players_[op.player_id].device_token_hashes.push_back(op.token_hash);
 }
 
+void MemoryStore::apply(const store_op::RevokeDevices& op) {
+  PlayerRecord& p = players_[op.player_id];
+  std::erase_if(p.device_token_hashes,
+                [&](const std::string& t) { return t != op.keep_token_hash; });
+  if (p.token_hash != op.keep_token_hash) p.token_hash.clear();
+}
+
 std::int64_t MemoryStore::last_alive_ms() {
   std::lock_guard lock(mutex_);
   return alive_ms_;

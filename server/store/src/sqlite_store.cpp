@@ -480,6 +480,17 @@ class SqliteStore final : public Store {
     return done(s);
   }
 
+  bool apply(const store_op::RevokeDevices& op) {
+    auto& devices =
+        stmt(revoke_devices_, "DELETE FROM devices WHERE player_id = ? AND token_hash <> ?");
+    devices.bind(1, op.player_id).bind(2, op.keep_token_hash);
+    if (!done(devices)) return false;
+    auto& first = stmt(revoke_first_token_,
+                       "UPDATE players SET token_hash = '' WHERE id = ? AND token_hash <> ?");
+    first.bind(1, op.player_id).bind(2, op.keep_token_hash);
+    return done(first);
+  }
+
   Statement& stmt(std::unique_ptr<Statement>& slot, const char* sql) {
     if (!slot) slot = std::make_unique<Statement>(db_, sql);
     return *slot;
@@ -497,7 +508,7 @@ class SqliteStore final : public Store {
   // them showed in the writer's profile).
   std::unique_ptr<Statement> begin_, commit_, save_player_, save_rating_, create_match_,
       append_event_, finish_match_, prune_log_, alive_, clock_from_, drop_clock_from_,
-      save_account_, add_device_;
+      save_account_, add_device_, revoke_devices_, revoke_first_token_;
   // Matches with a clock_from row (written by this process or found by load_unfinished).
   std::unordered_set<std::string> restored_;
   std::string record_text_;  // FinishMatch's record, encoded (reused)

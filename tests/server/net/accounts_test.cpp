@@ -476,5 +476,53 @@ TEST(Accounts, AHashOfAnOlderCostIsMadeAgainAtTheNewOneOnSignIn) {
                v1::ERROR_WRONG_PASSWORD);
 }
 
+TEST(Accounts, AChangedPasswordSignsTheOtherDevicesOutForGood) {
+  TempDir dir;
+  auto config = test_config();
+  config.store = (dir.path() / "inarow.db").string();
+  std::string first_token, second_token, third_token;
+  {
+    TestServer server(config);
+    WsClient first(server.port());
+    first.hello("Nina");
+    first_token = first.token();
+    expect_ack(first.request(set_password_message("nina's secret")));
+    WsClient second(server.port());
+    auto m = second.request(sign_in_message("Nina", "nina's secret"));
+    ASSERT_TRUE(m.has_welcome());
+    second_token = m.welcome().token();
+    WsClient third(server.port());
+    m = third.request(sign_in_message("nina", "nina's secret"));
+    ASSERT_TRUE(m.has_welcome());
+    third_token = m.welcome().token();
+    WsClient first_tab(server.port());  // the first device, in another tab
+    first_tab.resume(first_token);
+
+    expect_ack(first.request(set_password_message("a better secret", "nina's secret")));
+    for (WsClient* gone : {&second, &third}) {
+      auto bye = gone->next_until([](const v1::ServerMessage& s) { return s.has_bye(); });
+      ASSERT_TRUE(bye);
+      EXPECT_EQ(bye->bye().reason(), "signed out: the password was changed on another device");
+      EXPECT_FALSE(gone->next());
+      EXPECT_TRUE(gone->closed());
+      EXPECT_EQ(gone->close_code(), 1001);
+    }
+    EXPECT_TRUE(first_tab.request(ping_message()).has_pong());
+    expect_error(WsClient(server.port()).request(sign_in_message({}, {}, second_token)),
+                 v1::ERROR_BAD_TOKEN, "unknown token");
+    expect_error(WsClient(server.port()).request(sign_in_message("Nina", "nina's secret")),
+                 v1::ERROR_WRONG_PASSWORD);
+    EXPECT_TRUE(
+        WsClient(server.port()).request(sign_in_message("Nina", "a better secret")).has_welcome());
+  }
+  // The store agrees: only the device that changed it still names her.
+  TestServer server(config);
+  EXPECT_FALSE(WsClient(server.port()).resume(first_token).player_id().empty());
+  for (const std::string& token : {second_token, third_token}) {
+    expect_error(WsClient(server.port()).request(sign_in_message({}, {}, token)),
+                 v1::ERROR_BAD_TOKEN, "unknown token");
+  }
+}
+
 }  // namespace
 }  // namespace inarow::testing

@@ -90,6 +90,43 @@ TEST(AccountsStore, AnAccountAndItsDevicesSurviveReopening) {
   EXPECT_TRUE(b->device_token_hashes.empty());
 }
 
+// Signing the other devices out keeps one token, the first or a device's,
+// and touches no other player; both stores agree.
+TEST(AccountsStore, RevokingDevicesKeepsOneTokenOfThatPlayerOnly) {
+  const auto path = fresh_db("inarow-accounts-revoke");
+  MemoryStore memory;
+  {
+    auto sqlite = open(path);
+    ASSERT_TRUE(sqlite);
+    for (Store* store : {sqlite.get(), static_cast<Store*>(&memory)}) {
+      write_ok(*store, {store_op::SavePlayer{player("pa", "Alice")},
+                        store_op::SavePlayer{player("pb", "Bob")},
+                        store_op::SaveAccount{"pa", "alice", "$argon2id$a", 1000},
+                        store_op::SaveAccount{"pb", "bob", "$argon2id$b", 1000}});
+      write_ok(*store,
+               {store_op::AddDevice{"pa", "a-2", 2000}, store_op::AddDevice{"pa", "a-3", 3000},
+                store_op::AddDevice{"pb", "b-2", 2000}});
+      // Alice changes her password on her third device, Bob on his first.
+      write_ok(*store, {store_op::RevokeDevices{"pa", "a-3"}});
+      write_ok(*store, {store_op::RevokeDevices{"pb", "hash-pb"}});
+    }
+  }
+  auto sqlite = open(path);
+  ASSERT_TRUE(sqlite);
+  for (Store* store : {sqlite.get(), static_cast<Store*>(&memory)}) {
+    const auto players = store->load_players();
+    const PlayerRecord* a = find(players, "pa");
+    ASSERT_NE(a, nullptr);
+    EXPECT_EQ(a->token_hash, "");
+    EXPECT_EQ(a->device_token_hashes, (std::vector<std::string>{"a-3"}));
+    EXPECT_EQ(a->password_hash, "$argon2id$a");
+    const PlayerRecord* b = find(players, "pb");
+    ASSERT_NE(b, nullptr);
+    EXPECT_EQ(b->token_hash, "hash-pb");
+    EXPECT_TRUE(b->device_token_hashes.empty());
+  }
+}
+
 TEST(AccountsStore, ASecondAccountWithTheSameNameKeyFailsItsWholeTransaction) {
   const auto path = fresh_db("inarow-accounts-unique");
   auto store = open(path);

@@ -85,6 +85,13 @@ class Identity {
   // Take the key for `player_id`: false if another player holds it.
   bool claim(const std::string& key, const std::string& player_id);
   void unclaim(const std::string& key, const std::string& player_id);
+  // The token (hash) a greeted connection's device holds; empty before hello.
+  std::string token_hash_of(Connection* connection) const;
+  // Every token of the player but `keep_hash` stops naming them (its
+  // password changed on that device); returns their connections greeted
+  // with another token, to be signed out.
+  std::vector<ConnectionPtr> revoke_other_devices(const std::string& player_id,
+                                                  const std::string& keep_hash);
   // Another token (hash) for a player: a device signed in.
   void add_token(const std::string& token_hash, const std::string& player_id) {
     tokens_[token_hash] = player_id;
@@ -119,6 +126,7 @@ class Identity {
     std::weak_ptr<Connection> connection;
     std::string player_id;
     std::set<std::string> watching;  // matches this connection spectates
+    std::string token_hash;          // the device it greeted as
   };
 
   void send_error(const ConnectionPtr& to, std::uint64_t request_id, const Failure& failure);

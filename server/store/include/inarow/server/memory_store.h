@@ -41,6 +41,7 @@ class MemoryStore final : public Store {
   void name_players(MatchRecord& m) const;  // the caller holds mutex_
   void apply(const store_op::SaveAccount& op);
   void apply(const store_op::AddDevice& op);
+  void apply(const store_op::RevokeDevices& op);
 
   mutable std::mutex mutex_;
   std::atomic<bool> fail_writes_{false};

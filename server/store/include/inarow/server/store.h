@@ -176,11 +176,19 @@ struct AddDevice {
   std::string token_hash;
   std::int64_t created_ms = 0;
 };
+// A password changed on one device signs the others out: of the player's
+// tokens (the first one and every device's) only `keep_token_hash` still
+// names them.
+struct RevokeDevices {
+  std::string player_id;
+  std::string keep_token_hash;
+};
 }  // namespace store_op
 
-using StoreOp = std::variant<store_op::SavePlayer, store_op::SaveRating, store_op::CreateMatch,
-                             store_op::AppendEvent, store_op::FinishMatch, store_op::Alive,
-                             store_op::ClockFrom, store_op::SaveAccount, store_op::AddDevice>;
+using StoreOp =
+    std::variant<store_op::SavePlayer, store_op::SaveRating, store_op::CreateMatch,
+                 store_op::AppendEvent, store_op::FinishMatch, store_op::Alive, store_op::ClockFrom,
+                 store_op::SaveAccount, store_op::AddDevice, store_op::RevokeDevices>;
 
 class Store {
  public:
