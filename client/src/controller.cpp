@@ -227,7 +227,8 @@ void Controller::on_message(const v1::ServerMessage& m, SteadyTime now) {
       break;
     case v1::ServerMessage::kBye:
       say("bye reason=" + quote(m.bye().reason()),
-          paint("The server is going away: " + m.bye().reason(), sgr::note, options_.style));
+          paint("The server closes this connection: " + m.bye().reason(), sgr::note,
+                options_.style));
       break;
     default:
       break;
