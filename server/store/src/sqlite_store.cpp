@@ -40,11 +40,7 @@ class SqliteStore final : public Store {
     checkpointer_.reset();
     // Fold the WAL back into the database file on a clean close.
     sqlite3_exec(db_, "PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr);
-    for (auto* slot : {&begin_, &commit_, &save_player_, &save_rating_, &create_match_,
-                       &append_event_, &finish_match_, &prune_log_, &alive_, &clock_from_,
-                       &drop_clock_from_, &save_account_, &add_device_}) {
-      slot->reset();  // finalized before the connection closes
-    }
+    prepared_ = {};  // every statement finalized before the connection closes
     sqlite3_close(reader_);
     sqlite3_close(db_);
   }
@@ -66,7 +62,7 @@ class SqliteStore final : public Store {
 
   inarow::expected<void, std::string> write(std::span<const StoreOp> ops) override {
     std::lock_guard lock(mutex_);
-    if (!done(stmt(begin_, "BEGIN IMMEDIATE"))) return inarow::unexpected(error());
+    if (!done(stmt(prepared_.begin, "BEGIN IMMEDIATE"))) return inarow::unexpected(error());
     finished_ = false;
     for (const StoreOp& op : ops) {
       if (!std::visit([this](const auto& o) { return apply(o); }, op)) {
@@ -77,10 +73,10 @@ class SqliteStore final : public Store {
     }
     if (finished_ && std::chrono::steady_clock::now() - last_prune_ >= prune_every_) {
       // Best effort: a failed prune is undone alone and tried again later.
-      (void)done(stmt(prune_log_, kPruneLog));
+      (void)done(stmt(prepared_.prune_log, kPruneLog));
       last_prune_ = std::chrono::steady_clock::now();
     }
-    if (!done(stmt(commit_, "COMMIT"))) {
+    if (!done(stmt(prepared_.commit, "COMMIT"))) {
       std::string why = error();
       exec("ROLLBACK");
       return inarow::unexpected(why);
@@ -384,7 +380,7 @@ class SqliteStore final : public Store {
   }
 
   bool apply(const store_op::SavePlayer& op) {
-    auto& s = stmt(save_player_,
+    auto& s = stmt(prepared_.save_player,
                    "INSERT INTO players (id, name, token_hash, bot) VALUES (?, ?, ?, ?) "
                    "ON CONFLICT(id) DO UPDATE SET name = excluded.name, "
                    "token_hash = excluded.token_hash");
@@ -393,7 +389,7 @@ class SqliteStore final : public Store {
     return done(s);
   }
   bool apply(const store_op::SaveRating& op) {
-    auto& s = stmt(save_rating_,
+    auto& s = stmt(prepared_.save_rating,
                    "INSERT OR REPLACE INTO ratings (player_id, variant, rating, deviation, "
                    "volatility) VALUES (?, ?, ?, ?, ?)");
     s.bind(1, op.player_id).bind(2, op.variant).bind(3, op.rating.rating);
@@ -403,7 +399,7 @@ class SqliteStore final : public Store {
   bool apply(const store_op::CreateMatch& op) {
     const MatchRecord& m = op.match;
     // The match's events are the log rows from here on.
-    auto& s = stmt(create_match_,
+    auto& s = stmt(prepared_.create_match,
                    "INSERT INTO matches (id, variant, kind, rated, initial_ms, increment_ms, "
                    "first_id, second_id, first_level, second_level, created_ms, log_from) "
                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
@@ -415,19 +411,19 @@ class SqliteStore final : public Store {
     return done(s);
   }
   bool apply(const store_op::AppendEvent& op) {
-    auto& s =
-        stmt(append_event_, "INSERT INTO log (match_id, seq, blob, at_ms) VALUES (?, ?, ?, ?)");
+    auto& s = stmt(prepared_.append_event,
+                   "INSERT INTO log (match_id, seq, blob, at_ms) VALUES (?, ?, ?, ?)");
     s.bind(1, op.match_id).bind(2, static_cast<std::int64_t>(op.seq)).bind_blob(3, op.blob);
     s.bind(4, op.at_ms);
     return done(s);
   }
   bool apply(const store_op::Alive& op) {
-    auto& s = stmt(alive_, "INSERT OR REPLACE INTO alive (id, at_ms) VALUES (1, ?)");
+    auto& s = stmt(prepared_.alive, "INSERT OR REPLACE INTO alive (id, at_ms) VALUES (1, ?)");
     s.bind(1, op.at_ms);
     return done(s);
   }
   bool apply(const store_op::ClockFrom& op) {
-    auto& s = stmt(clock_from_,
+    auto& s = stmt(prepared_.clock_from,
                    "INSERT OR REPLACE INTO clock_from (match_id, seq, at_ms) VALUES (?, ?, ?)");
     s.bind(1, op.match_id).bind(2, static_cast<std::int64_t>(op.seq)).bind(3, op.at_ms);
     if (!done(s)) return false;
@@ -436,7 +432,7 @@ class SqliteStore final : public Store {
   }
   bool apply(const store_op::FinishMatch& op) {
     // One write, on the match's row: its result and its record.
-    auto& s = stmt(finish_match_,
+    auto& s = stmt(prepared_.finish_match,
                    "UPDATE matches SET result = ?, reason = ?, ended_ms = ?, record = ?, "
                    "first_rating_before = ?, first_rd_before = ?, first_rating_after = ?, "
                    "first_rd_after = ?, second_rating_before = ?, second_rd_before = ?, "
@@ -457,7 +453,7 @@ class SqliteStore final : public Store {
     if (restored_.erase(op.match_id) != 0) {
       // Its restore's time is no longer needed (a row only for a match
       // that was restored: the hot path pays nothing).
-      auto& d = stmt(drop_clock_from_, "DELETE FROM clock_from WHERE match_id = ?");
+      auto& d = stmt(prepared_.drop_clock_from, "DELETE FROM clock_from WHERE match_id = ?");
       d.bind(1, op.match_id);
       if (!done(d)) return false;
     }
@@ -466,7 +462,7 @@ class SqliteStore final : public Store {
   }
 
   bool apply(const store_op::SaveAccount& op) {
-    auto& s = stmt(save_account_,
+    auto& s = stmt(prepared_.save_account,
                    "INSERT INTO accounts (player_id, name_key, password_hash, created_ms) "
                    "VALUES (?, ?, ?, ?) ON CONFLICT(player_id) DO UPDATE SET "
                    "name_key = excluded.name_key, password_hash = excluded.password_hash");
@@ -474,18 +470,18 @@ class SqliteStore final : public Store {
     return done(s);
   }
   bool apply(const store_op::AddDevice& op) {
-    auto& s = stmt(add_device_,
+    auto& s = stmt(prepared_.add_device,
                    "INSERT INTO devices (token_hash, player_id, created_ms) VALUES (?, ?, ?)");
     s.bind(1, op.token_hash).bind(2, op.player_id).bind(3, op.created_ms);
     return done(s);
   }
 
   bool apply(const store_op::RevokeDevices& op) {
-    auto& devices =
-        stmt(revoke_devices_, "DELETE FROM devices WHERE player_id = ? AND token_hash <> ?");
+    auto& devices = stmt(prepared_.revoke_devices,
+                         "DELETE FROM devices WHERE player_id = ? AND token_hash <> ?");
     devices.bind(1, op.player_id).bind(2, op.keep_token_hash);
     if (!done(devices)) return false;
-    auto& first = stmt(revoke_first_token_,
+    auto& first = stmt(prepared_.revoke_first_token,
                        "UPDATE players SET token_hash = '' WHERE id = ? AND token_hash <> ?");
     first.bind(1, op.player_id).bind(2, op.keep_token_hash);
     return done(first);
@@ -506,9 +502,14 @@ class SqliteStore final : public Store {
   std::chrono::steady_clock::time_point last_prune_{};
   // Prepared once, on first use (the batch's BEGIN and COMMIT too: parsing
   // them showed in the writer's profile).
-  std::unique_ptr<Statement> begin_, commit_, save_player_, save_rating_, create_match_,
-      append_event_, finish_match_, prune_log_, alive_, clock_from_, drop_clock_from_,
-      save_account_, add_device_, revoke_devices_, revoke_first_token_;
+  // In one struct, so that the close finalizes every one of them, however
+  // many there come to be.
+  struct Prepared {
+    std::unique_ptr<Statement> begin, commit, save_player, save_rating, create_match, append_event,
+        finish_match, prune_log, alive, clock_from, drop_clock_from, save_account, add_device,
+        revoke_devices, revoke_first_token;
+  };
+  Prepared prepared_;
   // Matches with a clock_from row (written by this process or found by load_unfinished).
   std::unordered_set<std::string> restored_;
   std::string record_text_;  // FinishMatch's record, encoded (reused)
