@@ -47,7 +47,8 @@ std::string utc(std::int64_t unix_ms) {
 }
 
 std::string seconds(std::int64_t ms) {
-  return ms % 1000 == 0 ? fmt::format("{}", ms / 1000) : fmt::format("{:.3f}", ms / 1000.0);
+  return ms % 1000 == 0 ? fmt::format("{}", ms / 1000)
+                        : fmt::format("{:.3f}", static_cast<double>(ms) / 1000.0);
 }
 
 std::string result_text(const MatchRecord& m) {
