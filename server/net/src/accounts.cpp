@@ -182,7 +182,7 @@ void Accounts::sign_in(const ConnectionPtr& connection, const v1::ClientMessage&
                 }
                 identity_.add_token(token_hash, player_id);
                 identity_.welcome(connection, *account, message.request_id(), true, message.hello(),
-                                  token, true);
+                                  token, token_hash, true);
               });
             });
           });

@@ -109,7 +109,7 @@ void Identity::hello(const ConnectionPtr& connection, const v1::ClientMessage& m
       send_error(connection, rid, {ProtocolError::bad_token, "unknown token"});
       return;
     }
-    welcome(connection, players_.at(t->second), rid, true, hello, {});
+    welcome(connection, players_.at(t->second), rid, true, hello, {}, t->first);
     return;
   }
   auto checked = check_player_name(hello.name());
@@ -139,8 +139,9 @@ void Identity::hello(const ConnectionPtr& connection, const v1::ClientMessage& m
                                         hello, token, entry = std::move(entry)]() mutable {
                      tokens_[entry.token_hash] = entry.id;
                      auto& player = players_[entry.id] = std::move(entry);
-                     end_greeting(connection, replay,
-                                  [&] { welcome(connection, player, rid, false, hello, token); });
+                     end_greeting(connection, replay, [&] {
+                       welcome(connection, player, rid, false, hello, token, player.token_hash);
+                     });
                    });
                  });
 }
@@ -192,11 +193,9 @@ bool Identity::end_greeting(const ConnectionPtr& connection, const Replay& repla
 
 void Identity::welcome(const ConnectionPtr& connection, Player& player, std::uint64_t request_id,
                        bool resumed, const v1::Hello& hello, const std::string& token,
-                       bool signed_in) {
+                       const std::string& token_hash, bool signed_in) {
   const bool was_away = live_connections(player).empty();
-  // A resumed device is told no new token: its own is the hello's.
-  connections_[connection.get()] =
-      ConnectionEntry{connection, player.id, {}, hash_token(token.empty() ? hello.token() : token)};
+  connections_[connection.get()] = ConnectionEntry{connection, player.id, {}, token_hash};
   player.connections.push_back(connection);
   if (was_away && !player.bot) ++online_;
 

@@ -74,9 +74,11 @@ class Identity {
   bool end_greeting(const ConnectionPtr& connection, const Replay& replay,
                     const std::function<void()>& answer);
   // Tells a connection it speaks for `player` (the Welcome), and counts it.
+  // `token` is the new one the Welcome carries (empty when resumed: the
+  // device has its own); `token_hash` names the device either way.
   void welcome(const ConnectionPtr& connection, Player& player, std::uint64_t request_id,
                bool resumed, const inarow::v1::Hello& hello, const std::string& token,
-               bool signed_in = false);
+               const std::string& token_hash, bool signed_in = false);
   void on_sign_in(SignIn sign_in) { sign_in_ = std::move(sign_in); }
 
   // Accounts by name key (player_name.h): the player who holds the key, or
