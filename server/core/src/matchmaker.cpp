@@ -59,10 +59,7 @@ std::vector<std::pair<Seeker, Seeker>> Matchmaker::pair(
     std::optional<std::size_t> best;
     double best_gap = 0.0;
     for (std::size_t j = i + 1; j < queue_.size(); ++j) {
-      if (taken[j] || held[j] || queue_[j].pool != queue_[i].pool ||
-          queue_[j].rated != queue_[i].rated) {
-        continue;
-      }
+      if (taken[j] || held[j] || !queue_[j].same_terms(queue_[i])) continue;
       const double gap = std::fabs(queue_[i].rating - queue_[j].rating);
       // Both players must accept the gap.
       if (gap > window(queue_[i], now) || gap > window(queue_[j], now)) continue;

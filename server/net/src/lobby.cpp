@@ -66,19 +66,11 @@ Expected<void> Lobby::seek(const std::string& player, const v1::Seek& seek) {
   auto terms = check_game(seek.variant(), seek.time_control());
   if (!terms) return inarow::unexpected(terms.error());
   if (auto ok = check_limit(player, v1::MATCH_KIND_SEEK, "you"); !ok) return ok;
-  const std::string pool =
-      fmt::format("{}/{}+{}", terms->variant.name, terms->clock.initial.count(),
-                  terms->clock.increment.count());
   // Rated unless it says otherwise: clients from before the field seek rated games.
   const bool rated = seek.has_rated() ? seek.rated() : true;
-  Seeker s{player,
-           pool,
-           services_->ratings.get(player, terms->variant.name).rating,
-           SteadyClock::now(),
-           rated,
-           fmt::format("s{}", seek_count_ + 1)};
-  s.variant = std::move(terms->variant);
-  s.clock = terms->clock;
+  const double rating = services_->ratings.get(player, terms->variant.name).rating;
+  Seeker s(player, std::move(terms->variant), terms->clock, rating, SteadyClock::now(), rated,
+           fmt::format("s{}", seek_count_ + 1));
   if (!matchmaker_.add(std::move(s))) {
     return fail_with(ProtocolError::already_seeking, "already seeking a game");
   }

@@ -7,12 +7,23 @@ namespace {
 
 using namespace std::chrono_literals;
 
+const Variant kTicTacToe = Variant::tictactoe();
+const Variant kConnect4 = Variant::connect4();
+const ClockSetting kUntimed{};
+const ClockSetting kBlitz{std::chrono::minutes(3), std::chrono::seconds(2)};
+
+// An untimed seek of this variant.
+Seeker seek(std::string player, const Variant& variant, double rating, TimePoint since,
+            bool rated = true, std::string seek_id = {}) {
+  return {std::move(player), variant, kUntimed, rating, since, rated, std::move(seek_id)};
+}
+
 TEST(Matchmaker, PairsCloseRatingsAtOnceOldestFirst) {
   Matchmaker mm({100.0, 50.0, 1000.0});
   const TimePoint t0{};
-  ASSERT_TRUE(mm.add({"a", "tictactoe/0+0", 1500.0, t0}));
-  ASSERT_TRUE(mm.add({"b", "tictactoe/0+0", 1580.0, t0 + 1ms}));
-  EXPECT_FALSE(mm.add({"a", "tictactoe/0+0", 1500.0, t0}));  // already seeking
+  ASSERT_TRUE(mm.add(seek("a", kTicTacToe, 1500.0, t0)));
+  ASSERT_TRUE(mm.add(seek("b", kTicTacToe, 1580.0, t0 + 1ms)));
+  EXPECT_FALSE(mm.add(seek("a", kTicTacToe, 1500.0, t0)));  // already seeking
   auto pairs = mm.pair(t0 + 1ms);
   ASSERT_EQ(pairs.size(), 1u);
   EXPECT_EQ(pairs[0].first.player_id, "a");
@@ -23,9 +34,9 @@ TEST(Matchmaker, PairsCloseRatingsAtOnceOldestFirst) {
 TEST(Matchmaker, ASeekerThatCannotPlayIsPassedOverAndKept) {
   Matchmaker mm;
   const TimePoint t0{};
-  mm.add({"a", "p", 1500.0, t0});
-  mm.add({"b", "p", 1500.0, t0 + 1ms});
-  mm.add({"c", "p", 1520.0, t0 + 2ms});
+  mm.add(seek("a", kTicTacToe, 1500.0, t0));
+  mm.add(seek("b", kTicTacToe, 1500.0, t0 + 1ms));
+  mm.add(seek("c", kTicTacToe, 1520.0, t0 + 2ms));
   const auto not_b = [](const Seeker& s) { return s.player_id != "b"; };
   auto pairs = mm.pair(t0 + 2ms, not_b);  // a would take b, the closest
   ASSERT_EQ(pairs.size(), 1u);
@@ -40,10 +51,10 @@ TEST(Matchmaker, ASeekerThatCannotPlayIsPassedOverAndKept) {
 TEST(Matchmaker, WindowWidensWithWaiting) {
   Matchmaker mm({100.0, 50.0, 1000.0});
   const TimePoint t0{};
-  mm.add({"a", "p", 1500.0, t0});
-  mm.add({"b", "p", 1800.0, t0});
+  mm.add(seek("a", kTicTacToe, 1500.0, t0));
+  mm.add(seek("b", kTicTacToe, 1800.0, t0));
   EXPECT_TRUE(mm.pair(t0 + 1s).empty());  // windows 150 < 300
-  EXPECT_DOUBLE_EQ(mm.window(Seeker{"a", "p", 1500.0, t0}, t0 + 4s), 300.0);
+  EXPECT_DOUBLE_EQ(mm.window(seek("a", kTicTacToe, 1500.0, t0), t0 + 4s), 300.0);
   auto pairs = mm.pair(t0 + 4s);  // both windows reach 300
   ASSERT_EQ(pairs.size(), 1u);
 }
@@ -51,10 +62,10 @@ TEST(Matchmaker, WindowWidensWithWaiting) {
 TEST(Matchmaker, DifferentPoolsNeverPairAndClosestRatingWins) {
   Matchmaker mm;
   const TimePoint t0{};
-  mm.add({"a", "connect4/0+0", 1500.0, t0});
-  mm.add({"b", "tictactoe/0+0", 1500.0, t0});
-  mm.add({"c", "connect4/0+0", 1590.0, t0});
-  mm.add({"d", "connect4/0+0", 1510.0, t0});
+  mm.add(seek("a", kConnect4, 1500.0, t0));
+  mm.add(seek("b", kTicTacToe, 1500.0, t0));
+  mm.add(seek("c", kConnect4, 1590.0, t0));
+  mm.add(seek("d", kConnect4, 1510.0, t0));
   auto pairs = mm.pair(t0);
   ASSERT_EQ(pairs.size(), 1u);
   EXPECT_EQ(pairs[0].first.player_id, "a");
@@ -65,21 +76,29 @@ TEST(Matchmaker, DifferentPoolsNeverPairAndClosestRatingWins) {
   EXPECT_FALSE(mm.remove("b"));
 }
 
-}  // namespace
-}  // namespace inarow::server
-
-namespace inarow::server {
-namespace {
-
-using namespace std::chrono_literals;
+TEST(Matchmaker, OtherClocksOrRulesNeverPair) {
+  Matchmaker mm;
+  const TimePoint t0{};
+  mm.add({"a", Variant::gomoku(), kBlitz, 1500.0, t0});
+  mm.add({"b", Variant::gomoku(), kUntimed, 1500.0, t0});
+  mm.add({"c", Variant::gomoku_standard(), kBlitz, 1500.0, t0});  // same board, exactly five
+  EXPECT_TRUE(mm.pair(t0 + 60s).empty());
+  mm.add({"d", Variant::gomoku(), kBlitz, 1900.0, t0 + 1s});
+  auto pairs = mm.pair(t0 + 60s);
+  ASSERT_EQ(pairs.size(), 1u);
+  EXPECT_EQ(pairs[0].first.player_id, "a");
+  EXPECT_EQ(pairs[0].second.player_id, "d");
+  EXPECT_EQ(pairs[0].second.clock, kBlitz);
+  EXPECT_EQ(mm.size(), 2u);
+}
 
 TEST(Matchmaker, RatedAndCasualSeeksNeverPair) {
   Matchmaker mm;
   const TimePoint t0{};
-  mm.add({"a", "connect4/0+0", 1500.0, t0, true, "s1"});
-  mm.add({"b", "connect4/0+0", 1500.0, t0, false, "s2"});
+  mm.add(seek("a", kConnect4, 1500.0, t0, true, "s1"));
+  mm.add(seek("b", kConnect4, 1500.0, t0, false, "s2"));
   EXPECT_TRUE(mm.pair(t0 + 60s).empty());  // even with the widest windows
-  mm.add({"c", "connect4/0+0", 1700.0, t0 + 1s, false, "s3"});
+  mm.add(seek("c", kConnect4, 1700.0, t0 + 1s, false, "s3"));
   auto pairs = mm.pair(t0 + 60s);
   ASSERT_EQ(pairs.size(), 1u);
   EXPECT_EQ(pairs[0].first.player_id, "b");
@@ -93,9 +112,9 @@ TEST(Matchmaker, RatedAndCasualSeeksNeverPair) {
 TEST(Matchmaker, SeeksAreListedOldestFirstAndTakenById) {
   Matchmaker mm;
   const TimePoint t0{};
-  mm.add({"a", "gomoku/0+0", 1500.0, t0, true, "s1"});
-  mm.add({"b", "tictactoe/0+0", 2400.0, t0 + 1s, true, "s2"});
-  mm.add({"c", "gomoku/0+0", 1200.0, t0 + 2s, true, "s3"});
+  mm.add(seek("a", Variant::gomoku(), 1500.0, t0, true, "s1"));
+  mm.add(seek("b", kTicTacToe, 2400.0, t0 + 1s, true, "s2"));
+  mm.add(seek("c", Variant::gomoku(), 1200.0, t0 + 2s, true, "s3"));
   ASSERT_EQ(mm.seekers().size(), 3u);
   EXPECT_EQ(mm.seekers()[0].seek_id, "s1");
   EXPECT_EQ(mm.seekers()[2].seek_id, "s3");

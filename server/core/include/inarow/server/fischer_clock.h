@@ -20,6 +20,8 @@ using Millis = std::chrono::milliseconds;
 struct ClockSetting {
   Millis initial{0};
   Millis increment{0};
+
+  friend bool operator==(const ClockSetting&, const ClockSetting&) = default;
 };
 
 class FischerClock {

@@ -20,24 +20,28 @@ namespace inarow::server {
 
 struct Seeker {
   Seeker() = default;
-  Seeker(std::string player, std::string pool_, double rating_, TimePoint since_,
-         bool rated_ = true, std::string seek_id_ = {})
+  Seeker(std::string player, Variant variant_, ClockSetting clock_, double rating_,
+         TimePoint since_, bool rated_ = true, std::string seek_id_ = {})
       : player_id(std::move(player)),
-        pool(std::move(pool_)),
+        variant(std::move(variant_)),
+        clock(clock_),
         rating(rating_),
         since(since_),
         rated(rated_),
         seek_id(std::move(seek_id_)) {}
 
+  // Only seeks of the same variant, clock and rated-ness pair.
+  bool same_terms(const Seeker& other) const {
+    return variant.name == other.variant.name && clock == other.clock && rated == other.rated;
+  }
+
   std::string player_id;
-  std::string pool;  // variant and time control: only equal pools pair
+  Variant variant;  // by its canonical name, which tells every rule apart
+  ClockSetting clock;
   double rating = 1500.0;
   TimePoint since{};
-  bool rated = true;    // only seeks of the same rated-ness pair
+  bool rated = true;
   std::string seek_id;  // names the open seek in the lobby
-  // The game asked for (the pool names it for pairing).
-  Variant variant;
-  ClockSetting clock;
 };
 
 struct MatchmakerPolicy {
