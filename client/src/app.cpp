@@ -29,6 +29,7 @@
 #include <optional>
 #include <random>
 #include <thread>
+#include <utility>
 
 #include "inarow/client/controller.h"
 #include "inarow/client/profile.h"
@@ -80,6 +81,7 @@ class App;
 App* g_app = nullptr;  // readline's line handler is a plain function
 void on_readline_line(char* line);
 char** complete_command(const char* text, int start, int end);
+void redisplay();
 
 class App {
  public:
@@ -99,6 +101,7 @@ class App {
                         [this](const std::string& text) { print(text); },
                         [this] { quit(); },
                         [this](const Profile& p) { save_profile(options_.config_dir, p); },
+                        [this] { reconnect(); },
                     }) {}
 
   void start() {
@@ -120,7 +123,7 @@ class App {
       out_ += "\n";
       controller_.on_eof();
     } else {
-      if (*line) add_history(line);
+      if (*line && !hides_input_) add_history(line);  // never a password
       controller_.on_line(line);
       std::free(line);
     }
@@ -128,6 +131,8 @@ class App {
     if (!quitting_) set_prompt();
     in_handler_ = false;
   }
+
+  bool hides_input() const { return hides_input_; }
 
  private:
   // ------------------------------------------------------------ terminal
@@ -143,6 +148,7 @@ class App {
     read_history(history_file_.c_str());
     rl_readline_name = "inarow";
     rl_attempted_completion_function = complete_command;
+    rl_redisplay_function = redisplay;
     shown_prompt_ = controller_.prompt(std::chrono::steady_clock::now());
     rl_callback_handler_install(shown_prompt_.c_str(), on_readline_line);
     tty_.emplace(ioc_, ::dup(STDIN_FILENO));
@@ -205,6 +211,7 @@ class App {
 
   void set_prompt() {
     shown_prompt_ = controller_.prompt(std::chrono::steady_clock::now());
+    hides_input_ = controller_.asking_secret();
     rl_set_prompt(shown_prompt_.c_str());
   }
 
@@ -227,7 +234,7 @@ class App {
     out_.clear();
     set_prompt();
     rl_on_new_line();
-    rl_redisplay();
+    rl_redisplay_function();
     std::fflush(stdout);
   }
 
@@ -310,6 +317,10 @@ class App {
         controller_.on_disconnected(reason);
       }
       if (quitting_) break;
+      if (std::exchange(reconnect_now_, false)) {
+        attempt = 0;
+        continue;
+      }
       ++attempt;
       const auto delay = backoff(attempt);
       controller_.on_reconnect_scheduled(attempt, delay);
@@ -317,6 +328,15 @@ class App {
       backoff_timer_.expires_after(delay);
       co_await backoff_timer_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
     }
+  }
+
+  // A new connection at once, for the controller's new hello: the old one is
+  // closed politely and what it still had to send is dropped.
+  void reconnect() {
+    if (!ws_) return;  // not connected: the next connection is new anyway
+    auto ws = std::exchange(ws_, nullptr);
+    reconnect_now_ = true;
+    ws->async_close(websocket::close_code::normal, [ws](const beast::error_code&) {});
   }
 
   void send(v1::ClientMessage m) {
@@ -400,6 +420,8 @@ class App {
   bool quitting_ = false;
   bool readline_on_ = false;
   bool in_handler_ = false;
+  bool hides_input_ = false;  // a password is being typed
+  bool reconnect_now_ = false;
   std::string out_;
   std::string shown_prompt_;
   std::string history_file_;
@@ -424,7 +446,19 @@ char* next_completion(const char* text, int state) {
 
 char** complete_command(const char* text, int, int) {
   rl_attempted_completion_over = 1;  // never complete file names
+  if (g_app && g_app->hides_input()) return nullptr;
   return rl_completion_matches(text, next_completion);
+}
+
+// While a password is typed only the prompt is drawn: no characters, no
+// length.
+void redisplay() {
+  if (g_app && g_app->hides_input()) {
+    std::fprintf(rl_outstream ? rl_outstream : stdout, "\r\x1b[K%s", rl_display_prompt);
+    std::fflush(rl_outstream ? rl_outstream : stdout);
+    return;
+  }
+  rl_redisplay();
 }
 
 void on_readline_line(char* line) {

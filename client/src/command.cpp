@@ -190,6 +190,13 @@ expected<Command, std::string> parse_command(std::string_view line) {
     c.kind = kind;
     return c;
   };
+  // The rest of the line: names may hold spaces.
+  auto name_after_verb = [&] {
+    std::string name;
+    for (std::size_t i = 1; i < words.size(); ++i)
+      name += (i > 1 ? " " : "") + words[i];
+    return name;
+  };
   auto with_variant = [&](K kind, int levels) -> expected<Command, std::string> {
     c.kind = kind;
     if (words.size() < 2)
@@ -255,12 +262,19 @@ expected<Command, std::string> parse_command(std::string_view line) {
   }
   if (verb == "profile" || verb == "whois") {
     c.kind = K::profile;
-    // The rest of the line: names may hold spaces.
-    for (std::size_t i = 1; i < words.size(); ++i)
-      c.code += (i > 1 ? " " : "") + words[i];
+    c.code = name_after_verb();
     return c;
   }
   if (verb == "top" || verb == "leaderboard") return with_variant(K::top, 0);
+  // The passwords themselves are never on the command line (nor in the
+  // history): they are asked for.
+  if (verb == "password" || verb == "passwd") return no_args(K::password);
+  if (verb == "login" || verb == "signin") {
+    c.kind = K::login;
+    c.code = name_after_verb();
+    if (c.code.empty()) return unexpected(std::string("login NAME: the account's name"));
+    return c;
+  }
   if (verb == "quit" || verb == "exit" || verb == "bye") return no_args(K::quit);
   if (verb == "wait") {
     c.kind = K::wait;
@@ -286,13 +300,14 @@ expected<Command, std::string> parse_command(std::string_view line) {
 
 const std::vector<std::string_view>& completion_words() {
   static const std::vector<std::string_view> words = {
-      "bot",   "seek",     "cancel", "create",    "join",     "list",    "watch",
-      "leave", "games",    "replay", "export",    "botmatch", "resign",  "draw",
-      "undo",  "decline",  "board",  "moves",     "sound",    "wait",    "help",
-      "quit",  "on",       "off",    "tictactoe", "connect4", "gomoku",  "gomoku-standard",
-      "mnk:",  "beginner", "easy",   "medium",    "hard",     "expert",  "master",
-      "first", "second",   "rated",  "time",      "turn",     "start",   "end",
-      "offer", "rematch",  "seeks",  "accept",    "casual",   "profile", "top"};
+      "bot",      "seek",     "cancel", "create",    "join",     "list",    "watch",
+      "leave",    "games",    "replay", "export",    "botmatch", "resign",  "draw",
+      "undo",     "decline",  "board",  "moves",     "sound",    "wait",    "help",
+      "quit",     "on",       "off",    "tictactoe", "connect4", "gomoku",  "gomoku-standard",
+      "mnk:",     "beginner", "easy",   "medium",    "hard",     "expert",  "master",
+      "first",    "second",   "rated",  "time",      "turn",     "start",   "end",
+      "offer",    "rematch",  "seeks",  "accept",    "casual",   "profile", "top",
+      "password", "login"};
   return words;
 }
 
@@ -326,6 +341,8 @@ std::string help_text(bool in_match) {
        "  wait [turn|start|end|offer]                      scripts: pace the input\n"
        "  sound on|off                                     the bell on a start, a move, the end\n"
        "  profile [NAME], top VARIANT                      ratings: a player's, a leaderboard\n"
+       "  password                                         protect your name (or change it)\n"
+       "  login NAME                                       sign in to your account here\n"
        "  help, quit\n"
        "Variants: tictactoe connect4 gomoku gomoku-standard mnk:M,N,K[,gravity][,exact]\n"
        "  (gomoku: five or more wins; gomoku-standard and ,exact: exactly k, an overline is no "

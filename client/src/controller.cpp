@@ -140,11 +140,16 @@ void Controller::send_hello() {
   v1::ClientMessage m;
   auto* h = m.mutable_hello();
   h->set_protocol_version(v1::PROTOCOL_VERSION_CURRENT);
-  h->set_name(profile_.name);
-  if (!profile_.token.empty()) {
-    h->set_token(profile_.token);
+  if (sign_in_) {
+    // A new device of an account: its name and password, no token, nothing
+    // to resume.
+    h->set_name(sign_in_->name);
+    h->set_password(sign_in_->password);
+  } else {
+    h->set_name(profile_.name);
+    if (!profile_.token.empty()) h->set_token(profile_.token);
     for (const auto& [id, v] : views_) {
-      if (v.seated() && !v.over()) {
+      if (!profile_.token.empty() && v.seated() && !v.over()) {
         auto* c = h->add_resume();
         c->set_match_id(id);
         c->set_last_seq(v.last_seq());
@@ -153,6 +158,7 @@ void Controller::send_hello() {
   }
   m.set_request_id(next_request_++);
   hello_request_ = m.request_id();
+  if (sign_in_) sign_in_request_ = hello_request_;
   hooks_.send(std::move(m));
 }
 
@@ -166,7 +172,7 @@ void Controller::on_disconnected(const std::string& reason) {
   game_requests_.clear();  // their answers will not come
   resuming_.clear();
   if (quitting_) return;
-  if (was) {
+  if (was && !sign_in_) {
     say("disconnected reason=" + quote(reason),
         paint("Connection lost (" + reason + ").", sgr::bad, options_.style));
   }
@@ -191,6 +197,8 @@ void Controller::on_reconnect_scheduled(int attempt, std::chrono::milliseconds d
 // ---------------------------------------------------------------- messages
 
 void Controller::on_message(const v1::ServerMessage& m, SteadyTime now) {
+  // Signing in on a new connection: what the old one still says is not ours.
+  if (sign_in_ && sign_in_request_ == 0) return;
   switch (m.body_case()) {
     case v1::ServerMessage::kWelcome:
       on_welcome(m);
@@ -263,6 +271,11 @@ void Controller::on_message(const v1::ServerMessage& m, SteadyTime now) {
 void Controller::on_welcome(const v1::ServerMessage& m) {
   const auto& w = m.welcome();
   greeted_ = true;
+  if (sign_in_ && m.request_id() == sign_in_request_) {
+    sign_in_.reset();
+    sign_in_request_ = 0;
+  }
+  account_ = w.account();
   player_id_ = w.player_id();
   profile_.name = w.name();
   if (!w.token().empty()) profile_.token = w.token();
@@ -286,8 +299,11 @@ void Controller::on_welcome(const v1::ServerMessage& m) {
     }
   }
   say("welcome player=" + w.player_id() + " name=" + quote(w.name()) +
-          " resumed=" + yes_no(w.resumed()) + " matches=" + std::to_string(w.matches_size()),
-      std::string(w.resumed() ? "Welcome back, " : "Welcome, ") +
+          " resumed=" + yes_no(w.resumed()) + " matches=" + std::to_string(w.matches_size()) +
+          " account=" + yes_no(w.account()) + " signed-in=" + yes_no(w.signed_in()),
+      std::string(w.signed_in() ? "Signed in as "
+                  : w.resumed() ? "Welcome back, "
+                                : "Welcome, ") +
           paint(w.name(), sgr::bold, options_.style) + "." +
           (w.matches_size() > 0 ? " Resuming your game..." : " Type help for the commands."));
   // Spectated matches come back by watching again, from the last event seen.
@@ -304,6 +320,15 @@ void Controller::on_welcome(const v1::ServerMessage& m) {
 
 void Controller::on_error(const v1::ServerMessage& m) {
   const auto& e = m.error();
+  if (sign_in_ && m.request_id() == sign_in_request_) {
+    say("error code=" + error_word(e.code()) + " message=" + quote(e.message()),
+        paint("! Could not sign in as " + sign_in_->name + ": " + e.message(), sgr::bad,
+              options_.style));
+    sign_in_.reset();
+    sign_in_request_ = 0;
+    send_hello();  // as before, on this connection: a refused hello greets nobody
+    return;
+  }
   if (m.request_id() == hello_request_ && e.code() == v1::ERROR_BAD_TOKEN) {
     // The server does not know our token (a new server?): be a new player.
     say("note message=" + quote("token unknown to the server; new identity"),
@@ -320,6 +345,12 @@ void Controller::on_error(const v1::ServerMessage& m) {
   say("error code=" + error_word(e.code()) + " message=" + quote(e.message()) +
           (e.match_id().empty() ? "" : " match=" + e.match_id()),
       paint("! " + e.message(), sgr::bad, options_.style));
+  if (options_.pretty && m.request_id() == hello_request_ && e.code() == v1::ERROR_NAME_TAKEN) {
+    print(paint("Type login " + profile_.name +
+                    " to sign in with its password, or quit and start again with --name OTHER.",
+                sgr::note, options_.style) +
+          "\n");
+  }
 }
 
 void Controller::on_ack(const v1::ServerMessage& m) {
@@ -341,6 +372,12 @@ void Controller::on_ack(const v1::ServerMessage& m) {
       break;
     case Command::Kind::unwatch:
       say("unwatched match=" + a.match_id(), "Stopped watching.");
+      break;
+    case Command::Kind::password:
+      account_ = true;
+      say("password-set name=" + quote(profile_.name),
+          "Your name is protected. On another device: " +
+              paint("login " + profile_.name, sgr::bold, options_.style));
       break;
     default:
       break;
@@ -802,24 +839,43 @@ bool Controller::wait_met() const {
 }
 
 bool Controller::ready() const {
-  if (quitting_) return false;
+  if (quitting_ || sign_in_) return false;
   if (!greeted_ || !resuming_.empty()) return false;
   if (!options_.script) return true;
   return pending_ == 0 && awaited_match_.empty() && wait_met();
 }
 
-// A person's Ctrl-D, quit and help need no server.
-bool Controller::runs_offline(const std::optional<std::string>& line) const {
-  if (!line) return true;
+// What runs before the client is ready: a person's Ctrl-D, quit and help
+// need no server, and `login` when no hello has been welcomed (the name was
+// an account's, say) makes its own. A script's other lines wait their turn.
+bool Controller::runs_unready(const std::optional<std::string>& line) const {
+  if (!line) return !options_.script;
   auto c = parse_command(*line);
-  return c && (c->kind == Command::Kind::quit || c->kind == Command::Kind::help);
+  if (!c) return false;
+  if (c->kind == Command::Kind::login) return !greeted_ && !sign_in_;
+  return !options_.script && (c->kind == Command::Kind::quit || c->kind == Command::Kind::help);
 }
 
 void Controller::pump() {
   if (wait_ && wait_met()) wait_.reset();
   while (!lines_.empty()) {
-    // A person's Ctrl-D quits at once; a script's end of input waits its turn.
-    if (!ready() && !(!options_.script && runs_offline(lines_.front()))) return;
+    if (asking_secret()) {
+      auto line = std::move(lines_.front());
+      lines_.pop_front();
+      if (line) {
+        take_secret(std::move(*line));
+        continue;
+      }
+      // End of input at a password prompt: nothing is sent. A person stays;
+      // a script ends.
+      secret_prompts_.clear();
+      secrets_.clear();
+      on_secrets_ = nullptr;
+      say("note message=" + quote("cancelled"), "Cancelled.");
+      if (options_.script) lines_.emplace_front(std::nullopt);
+      continue;
+    }
+    if (!ready() && !runs_unready(lines_.front())) return;
     auto line = std::move(lines_.front());
     lines_.pop_front();
     if (!line) {
@@ -841,6 +897,61 @@ void Controller::run(const std::string& line) {
     return;
   }
   execute(*c);
+}
+
+void Controller::ask_secrets(std::vector<std::string> prompts,
+                             std::function<void(std::vector<std::string>)> then) {
+  secret_prompts_.assign(prompts.begin(), prompts.end());
+  secrets_.clear();
+  on_secrets_ = std::move(then);
+  ask_next();
+}
+
+// A person sees the prompt; a script is told what its next line is for.
+void Controller::ask_next() const {
+  if (!options_.pretty) print("ask prompt=" + quote(secret_prompts_.front()) + "\n");
+}
+
+void Controller::take_secret(std::string line) {
+  secrets_.push_back(std::move(line));
+  secret_prompts_.pop_front();
+  if (!secret_prompts_.empty()) {
+    ask_next();
+    return;
+  }
+  auto then = std::exchange(on_secrets_, nullptr);
+  then(std::exchange(secrets_, {}));
+}
+
+void Controller::set_password(std::vector<std::string> secrets) {
+  const bool changing = secrets.size() == (options_.script ? 2u : 3u);
+  // A person types the new one twice: a typo they cannot see would lock
+  // them out.
+  if (!options_.script && secrets[secrets.size() - 1] != secrets[secrets.size() - 2]) {
+    client_error("BAD_COMMAND", "the two new passwords differ; nothing was changed");
+    return;
+  }
+  v1::ClientMessage m;
+  auto* p = m.mutable_set_password();
+  if (changing) p->set_old_password(std::move(secrets[0]));
+  p->set_password(std::move(secrets[changing ? 1 : 0]));
+  send(std::move(m), Command::Kind::password);
+}
+
+void Controller::sign_in(std::string name, std::string password) {
+  sign_in_ = SignIn{std::move(name), std::move(password)};
+  sign_in_request_ = 0;
+  say("signing-in name=" + quote(sign_in_->name), "Signing in as " + sign_in_->name + " ...");
+  // A hello is said once a connection: a new one signs in. Offline, the
+  // next connection does.
+  if (connected_ && hooks_.reconnect) hooks_.reconnect();
+}
+
+MatchView* Controller::seated_live_match() {
+  for (auto& [id, v] : views_) {
+    if (v.seated() && !v.over()) return &v;
+  }
+  return nullptr;
 }
 
 MatchView* Controller::current() {
@@ -879,6 +990,26 @@ void Controller::execute(const Command& c) {
   switch (c.kind) {
     case K::help:
       print(help_text(live_seat));
+      return;
+    case K::password: {
+      std::vector<std::string> prompts;
+      if (account_) prompts.emplace_back("Current password: ");
+      prompts.emplace_back("New password: ");
+      if (!options_.script) prompts.emplace_back("New password again: ");
+      ask_secrets(std::move(prompts),
+                  [this](std::vector<std::string> got) { set_password(std::move(got)); });
+      return;
+    }
+    case K::login:
+      if (const MatchView* seat = seated_live_match()) {
+        client_error("IN_MATCH",
+                     "finish match " + seat->id() + " first: signing in makes you another player");
+        return;
+      }
+      ask_secrets({"Password for " + c.code + ": "},
+                  [this, name = c.code](std::vector<std::string> got) {
+                    sign_in(name, std::move(got[0]));
+                  });
       return;
     case K::bot: {
       auto* b = m.mutable_play_bot();
@@ -1095,6 +1226,7 @@ bool Controller::clock_running() const {
 }
 
 std::string Controller::prompt(SteadyTime now) const {
+  if (asking_secret()) return secret_prompts_.front();
   if (!connected_ || !greeted_) return "(offline) inarow> ";
   const MatchView* v = current();
   if (!v || v->over()) return seeking_ ? "(seeking) inarow> " : "inarow> ";

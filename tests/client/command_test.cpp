@@ -92,6 +92,17 @@ TEST(CommandTest, Wait) {
   EXPECT_FALSE(parse_command("wait forever"));
 }
 
+TEST(CommandTest, PasswordAndLoginNeverTakeThePasswordItself) {
+  EXPECT_EQ(parse_command("password")->kind, K::password);
+  EXPECT_EQ(parse_command("passwd")->kind, K::password);
+  EXPECT_EQ(parse_command("password hunter22").error(), "password takes no arguments");
+  auto login = parse_command("login  Ada  Lovelace");
+  ASSERT_TRUE(login);
+  EXPECT_EQ(login->kind, K::login);
+  EXPECT_EQ(login->code, "Ada Lovelace");  // names keep their case and inner spaces
+  EXPECT_EQ(parse_command("login").error(), "login NAME: the account's name");
+}
+
 TEST(CommandTest, SeeksAcceptAndRatedOrCasual) {
   EXPECT_EQ(parse_command("seeks")->kind, K::seeks);
   EXPECT_FALSE(parse_command("seeks all"));

@@ -19,6 +19,7 @@ class ControllerTest : public ::testing::Test {
                         [this](const std::string& text) { out_ += text; },
                         [this] { quit_ = true; },
                         [this](const Profile& p) { saved_ = p; },
+                        [this] { ++reconnects_; },
                     }) {}
 
   void greet() {
@@ -32,6 +33,14 @@ class ControllerTest : public ::testing::Test {
     m.mutable_welcome()->set_token("secret");
     sent_.clear();
     deliver(m);
+  }
+
+  v1::ServerMessage error(std::uint64_t request, v1::ErrorCode code) {
+    v1::ServerMessage m;
+    m.set_request_id(request);
+    m.mutable_error()->set_code(code);
+    m.mutable_error()->set_message("refused");
+    return m;
   }
 
   void deliver(const v1::ServerMessage& m) {
@@ -77,6 +86,7 @@ class ControllerTest : public ::testing::Test {
   std::vector<v1::ClientMessage> sent_;
   std::string out_;
   bool quit_ = false;
+  int reconnects_ = 0;
   Profile saved_;
   Controller controller_;
 };
@@ -257,6 +267,140 @@ TEST_F(ControllerTest, MovesAreListedInPairs) {
   out_.clear();
   controller_.on_line("moves");
   EXPECT_EQ(out_, "moves match=m1 ply=3 pairs=\"1. b2 a1  2. c3\"\n");
+}
+
+TEST_F(ControllerTest, PasswordsAreAskedForAndNeverRunAsCommands) {
+  greet();
+  controller_.on_line("password");
+  EXPECT_TRUE(controller_.asking_secret());
+  EXPECT_NE(out_.find("ask prompt=\"New password: \""), std::string::npos) << out_;
+  EXPECT_TRUE(sent_.empty());
+  controller_.on_line("resign");  // a password, whatever it looks like
+  EXPECT_FALSE(controller_.asking_secret());
+  ASSERT_EQ(sent_.size(), 1u);
+  ASSERT_TRUE(sent_[0].has_set_password());
+  EXPECT_EQ(sent_[0].set_password().password(), "resign");
+  EXPECT_TRUE(sent_[0].set_password().old_password().empty());
+  v1::ServerMessage ok;
+  ok.set_request_id(sent_[0].request_id());
+  ok.mutable_ack();
+  deliver(ok);
+  EXPECT_NE(out_.find("password-set name=ada"), std::string::npos) << out_;
+  // Now an account: a change asks for the current password first.
+  sent_.clear();
+  out_.clear();
+  controller_.on_line("password");
+  controller_.on_line("old-secret-1");
+  EXPECT_NE(out_.find("ask prompt=\"Current password: \"\nask prompt=\"New password: \""),
+            std::string::npos)
+      << out_;
+  controller_.on_line("new-secret-2");
+  ASSERT_EQ(sent_.size(), 1u);
+  EXPECT_EQ(sent_[0].set_password().old_password(), "old-secret-1");
+  EXPECT_EQ(sent_[0].set_password().password(), "new-secret-2");
+}
+
+TEST_F(ControllerTest, LoginSignsInOnANewConnectionAndFallsBackOnAWrongPassword) {
+  greet();
+  controller_.on_line("login Ada L");
+  controller_.on_line("wrong-horse");
+  EXPECT_EQ(reconnects_, 1);
+  EXPECT_TRUE(sent_.empty());
+  controller_.on_line("list");  // waits for the sign-in's answer
+  deliver(started_event());     // the old connection's: not ours any more
+  controller_.on_disconnected("closed by us");
+  EXPECT_EQ(out_.find("disconnected"), std::string::npos) << out_;
+  controller_.on_connected();
+  ASSERT_EQ(sent_.size(), 1u);
+  const auto& hello = sent_[0].hello();
+  EXPECT_EQ(hello.name(), "Ada L");
+  EXPECT_EQ(hello.password(), "wrong-horse");
+  EXPECT_TRUE(hello.token().empty());
+  // Refused: the old identity says hello again on the same connection.
+  deliver(error(sent_[0].request_id(), v1::ERROR_WRONG_PASSWORD));
+  EXPECT_NE(out_.find("error code=WRONG_PASSWORD"), std::string::npos) << out_;
+  ASSERT_EQ(sent_.size(), 2u);
+  EXPECT_EQ(sent_[1].hello().token(), "secret");
+  EXPECT_TRUE(sent_[1].hello().password().empty());
+  v1::ServerMessage back;
+  back.set_request_id(sent_[1].request_id());
+  back.mutable_welcome()->set_player_id("p1");
+  back.mutable_welcome()->set_name("ada");
+  deliver(back);
+  ASSERT_EQ(sent_.size(), 3u);
+  EXPECT_TRUE(sent_[2].has_list_matches());  // the line that waited
+  EXPECT_EQ(out_.find("match=m1"), std::string::npos) << out_;  // the dropped event
+
+  // The right password: this device gets the account's identity and a token of its own.
+  v1::ServerMessage listed;
+  listed.set_request_id(sent_[2].request_id());
+  listed.mutable_match_list();
+  deliver(listed);
+  controller_.on_line("login Ada L");
+  controller_.on_line("right-horse");
+  EXPECT_EQ(reconnects_, 2);
+  controller_.on_disconnected("closed by us");
+  controller_.on_connected();
+  ASSERT_EQ(sent_.size(), 4u);
+  EXPECT_EQ(sent_[3].hello().password(), "right-horse");
+  v1::ServerMessage in;
+  in.set_request_id(sent_[3].request_id());
+  in.mutable_welcome()->set_player_id("p7");
+  in.mutable_welcome()->set_name("Ada L");
+  in.mutable_welcome()->set_token("device-2");
+  in.mutable_welcome()->set_account(true);
+  in.mutable_welcome()->set_signed_in(true);
+  deliver(in);
+  EXPECT_NE(out_.find("welcome player=p7 name=\"Ada L\" resumed=no matches=0 account=yes "
+                      "signed-in=yes"),
+            std::string::npos)
+      << out_;
+  EXPECT_EQ(saved_.name, "Ada L");
+  EXPECT_EQ(saved_.token, "device-2");
+  controller_.on_line("list");
+  EXPECT_TRUE(sent_.back().has_list_matches());
+}
+
+TEST_F(ControllerTest, LoginIsRefusedWhileSeatedInALiveMatch) {
+  greet();
+  deliver(started_event());
+  out_.clear();
+  controller_.on_line("login bob");
+  EXPECT_NE(out_.find("error code=IN_MATCH"), std::string::npos) << out_;
+  EXPECT_FALSE(controller_.asking_secret());
+  controller_.on_line("b2");  // a move, not a password
+  ASSERT_FALSE(sent_.empty());
+  EXPECT_TRUE(sent_.back().has_move());
+  EXPECT_EQ(reconnects_, 0);
+}
+
+TEST_F(ControllerTest, LoginRunsBeforeAWelcomeWhenTheNameIsAnAccounts) {
+  controller_.on_connected();
+  deliver(error(sent_[0].request_id(), v1::ERROR_NAME_TAKEN));
+  controller_.on_line("login ada");  // not greeted, yet it runs
+  EXPECT_TRUE(controller_.asking_secret());
+  controller_.on_line("pw-of-ada-1");
+  EXPECT_EQ(reconnects_, 1);
+}
+
+TEST_F(ControllerSound, APersonTypesTheNewPasswordTwiceAndMayCancel) {
+  greet();
+  controller_.on_line("password");
+  EXPECT_EQ(controller_.prompt(std::chrono::steady_clock::now()), "New password: ");
+  controller_.on_line("first-try-1");
+  EXPECT_EQ(controller_.prompt(std::chrono::steady_clock::now()), "New password again: ");
+  controller_.on_line("first-try-2");
+  EXPECT_TRUE(sent_.empty());
+  EXPECT_NE(out_.find("the two new passwords differ; nothing was changed"), std::string::npos)
+      << out_;
+  EXPECT_EQ(out_.find("first-try"), std::string::npos) << out_;  // never printed
+  // Ctrl-D at the prompt cancels; a person stays.
+  controller_.on_line("password");
+  controller_.on_eof();
+  EXPECT_FALSE(controller_.asking_secret());
+  EXPECT_FALSE(quit_);
+  EXPECT_EQ(controller_.prompt(std::chrono::steady_clock::now()), "inarow> ");
+  EXPECT_TRUE(sent_.empty());
 }
 
 TEST_F(ControllerSound, TheBellRingsForAPersonOnTheStartTheOpponentsMoveAndTheEnd) {

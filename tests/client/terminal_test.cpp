@@ -10,6 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fstream>
+#include <iterator>
 #include <regex>
 
 #include "client_process.h"
@@ -140,6 +142,28 @@ TEST(ClientTerminalTest, NoColorGivesPlainText) {
   EXPECT_EQ(term.raw().find("\x1b[1;31m"), std::string::npos);
   term.type("quit\r");
   EXPECT_EQ(term.wait_exit(), 0);
+}
+
+TEST(ClientTerminalTest, APasswordIsNeitherShownNorKeptInTheHistory) {
+  TempDir dir;
+  ServerProcess server(":memory:");
+  Terminal term(server.url(), dir.path() / "tess", /*no_color=*/true);
+  ASSERT_TRUE(term.shows("inarow> "));
+  const std::string secret = "seen-by-nobody-7";
+  term.type("password\r");
+  ASSERT_TRUE(term.shows("New password: ")) << term.plain();
+  term.type(secret + "\t\r");  // no completion either
+  ASSERT_TRUE(term.shows("New password again: ")) << term.plain();
+  term.type(secret + "\t\r");
+  ASSERT_TRUE(term.shows("Your name is protected")) << term.plain();
+  ASSERT_TRUE(term.shows("inarow> ", term.plain().find("Your name is protected")));
+  term.type("quit\r");
+  EXPECT_EQ(term.wait_exit(), 0);
+  EXPECT_EQ(term.raw().find("seen-by"), std::string::npos) << term.plain();
+  std::ifstream history(dir.path() / "tess" / "history");
+  const std::string kept((std::istreambuf_iterator<char>(history)), {});
+  EXPECT_NE(kept.find("password"), std::string::npos) << kept;  // the command is kept
+  EXPECT_EQ(kept.find("seen-by"), std::string::npos) << kept;
 }
 
 }  // namespace

@@ -51,6 +51,8 @@ struct Command {
     export_game,  // a finished game as text or .psq, printed or written to a file
     profile,      // a player's ratings: by account or bot name, or one's own
     top,          // a variant's leaderboard
+    password,     // protect one's name with a password, or change it (asked for, unseen)
+    login,        // sign in to an account from this device (code: its name)
     wait,
     quit,
   };

@@ -40,6 +40,9 @@ class Controller {
     std::function<void(const std::string&)> print;  // one or more whole lines
     std::function<void()> quit;
     std::function<void(const Profile&)> save_profile;
+    // Drop the connection and make a new one at once (signing in as another
+    // player needs a fresh hello).
+    std::function<void()> reconnect;
   };
 
   Controller(ControllerOptions options, Profile profile, Hooks hooks);
@@ -57,6 +60,9 @@ class Controller {
 
   // What the prompt says now (clocks included).
   std::string prompt(SteadyTime now) const;
+  // The next line is a password: not shown as it is typed, not kept in the
+  // history, never run as a command. prompt() says which.
+  bool asking_secret() const { return !secret_prompts_.empty(); }
   // A timed match is being shown: the prompt changes by itself.
   bool clock_running() const;
   bool greeted() const { return greeted_; }
@@ -68,12 +74,20 @@ class Controller {
  private:
   void pump();
   bool ready() const;
-  bool runs_offline(const std::optional<std::string>& line) const;
+  bool runs_unready(const std::optional<std::string>& line) const;
   bool wait_met() const;
   void run(const std::string& line);
   void execute(const Command& c);
   std::uint64_t send(v1::ClientMessage m, Command::Kind kind);
   void send_hello();
+  // Reads the next lines as secrets, one per prompt, then calls `then` with
+  // them (in a script: the lines that follow the command).
+  void ask_secrets(std::vector<std::string> prompts,
+                   std::function<void(std::vector<std::string>)> then);
+  void ask_next() const;
+  void take_secret(std::string line);
+  void set_password(std::vector<std::string> secrets);
+  void sign_in(std::string name, std::string password);
   void print(const std::string& text) const;
   // The terminal bell for a match we sit in, when a person at a terminal
   // wants sounds.
@@ -127,6 +141,19 @@ class Controller {
   std::set<std::string> resuming_;                // matches whose state comes after welcome
   std::deque<std::optional<std::string>> lines_;  // nullopt: end of input
   bool seeking_ = false;
+  bool account_ = false;  // the welcome said our name has a password
+
+  std::deque<std::string> secret_prompts_;  // still to be read
+  std::vector<std::string> secrets_;        // read so far
+  std::function<void(std::vector<std::string>)> on_secrets_;
+  // `login`: the next hello signs in by name and password. Until it is
+  // answered, the old connection's messages are dropped and no line runs.
+  struct SignIn {
+    std::string name;
+    std::string password;
+  };
+  std::optional<SignIn> sign_in_;
+  std::uint64_t sign_in_request_ = 0;  // its hello, once sent
 
   std::string player_id_;
   std::map<std::string, MatchView> views_;
