@@ -5,6 +5,7 @@
 #include <boost/asio/post.hpp>
 
 #include "ids.h"
+#include "inarow/bots/bot.h"
 #include "inarow/server/player_name.h"
 
 namespace inarow::server {
@@ -68,8 +69,12 @@ void Identity::unclaim(const std::string& key, const std::string& player_id) {
 const Player* Identity::bot_named(const std::string& key) {
   constexpr std::string_view kSuffix = " bot";
   if (!key.ends_with(kSuffix)) return nullptr;
-  const Player* p = find(bot_id(std::string_view(key).substr(0, key.size() - kSuffix.size())));
-  return p && p->bot && name_key(p->name) == key ? p : nullptr;
+  const std::string_view level = std::string_view(key).substr(0, key.size() - kSuffix.size());
+  // Every level's bot is a player, whether or not it has played here yet:
+  // its profile is asked for before a first game against it.
+  if (!bots::find_level(level)) return nullptr;
+  const Player& p = bot(level);
+  return name_key(p.name) == key ? &p : nullptr;
 }
 
 void Identity::send_error(const ConnectionPtr& to, std::uint64_t request_id,

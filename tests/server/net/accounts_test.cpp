@@ -339,8 +339,15 @@ TEST(Accounts, ProfilesByIdAndNameAndTheirErrors) {
                "names are at most 32 bytes");
   expect_error(c.request(profile_message({}, "mal\x01lory")), v1::ERROR_BAD_REQUEST,
                "names cannot hold control or formatting characters (U+0001 at byte 3)");
-  expect_error(c.request(profile_message({}, "hard bot")), v1::ERROR_UNKNOWN_PLAYER,
-               "no account or bot is named \"hard bot\"");  // never played here
+  // A level's bot that has not played here yet has a profile, without ratings.
+  auto unplayed = c.request(profile_message({}, "Hard Bot"));
+  ASSERT_TRUE(unplayed.has_profile()) << unplayed.DebugString();
+  EXPECT_EQ(unplayed.profile().player_id(), "bot-hard");
+  EXPECT_EQ(unplayed.profile().name(), "hard bot");
+  EXPECT_TRUE(unplayed.profile().bot());
+  EXPECT_EQ(unplayed.profile().ratings_size(), 0);
+  expect_error(c.request(profile_message({}, "wizard bot")), v1::ERROR_UNKNOWN_PLAYER,
+               "no account or bot is named \"wizard bot\"");  // no such level
   auto spaced_bot = c.request(profile_message({}, "  Easy   bot "));
   ASSERT_TRUE(spaced_bot.has_profile()) << spaced_bot.DebugString();
   EXPECT_EQ(spaced_bot.profile().player_id(), "bot-easy");

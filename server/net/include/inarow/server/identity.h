@@ -98,8 +98,8 @@ class Identity {
   void add_token(const std::string& token_hash, const std::string& player_id) {
     tokens_[token_hash] = player_id;
   }
-  // The bot whose name has this key ("easy bot" for a level's), if it has
-  // played here; null for any other key.
+  // The bot whose name has this key ("easy bot" for a level's), created if
+  // it has not played here yet; null for any other key.
   const Player* bot_named(const std::string& key);
 
   // The player a greeted connection speaks for; null before hello.
