@@ -3,6 +3,7 @@
 // the lobby. Signing in from another device is the name form's password
 // field (app.js sends it with the hello).
 import { showPlayerGames } from './history.js';
+import { variantTitle } from './board.js';
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -45,6 +46,32 @@ export async function showProfile(query) {
   }
   say($('#profile-note'), (p.ratings || []).length ? '' : 'No rated games yet.', false);
   await showPlayerGames($('#profile-games'), p.playerId);
+}
+
+// The chosen bot's strength in the chosen variant, shown before a game: its
+// rating from the rated games it has played on this server (bots are rated
+// like people), or that it has none yet.
+let strengthAsked = 0;
+export async function showBotStrength(level, variant) {
+  const line = $('#bot-strength');
+  if (!line || !conn) return;
+  const asked = ++strengthAsked;
+  let answer;
+  try {
+    answer = await conn.request({ getProfile: { name: `${level} bot` } });
+  } catch {
+    return;  // offline or refused: the line keeps what it said
+  }
+  if (asked !== strengthAsked) return;  // the choice changed meanwhile
+  const p = answer.profile;
+  const r = (p.ratings || []).find((x) => x.variant === variant);
+  const where = variantTitle(variant);
+  const games = r?.games || 0;
+  line.dataset.level = level;
+  line.dataset.variant = variant;
+  line.textContent = games
+    ? `${p.name}: ${Math.round(r.rating.rating)} ±${Math.round(r.rating.deviation)} in ${where}, over ${games} rated game${games === 1 ? '' : 's'}`
+    : `${p.name}: no rated games in ${where} yet`;
 }
 
 async function showLeaderboard() {

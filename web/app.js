@@ -7,7 +7,7 @@ import { matchFromState, applyEvent, applyRematchEvent, clockLeft, timed } from 
 import * as sound from './sound.js';
 import * as seeks from './seeks.js';
 import { initHistory, refreshMyGames, openReplay } from './history.js';
-import { initAccount, welcomed } from './account.js';
+import { initAccount, welcomed, showBotStrength } from './account.js';
 
 const $ = (sel) => document.querySelector(sel);
 const store = {
@@ -347,6 +347,7 @@ function showLobby() {
   refreshMatches();
   if (online && me) seeks.follow();
   refreshMyGames();
+  botStrength();
 }
 
 function showGame(state, asSpectator) {
@@ -662,6 +663,11 @@ $('#name-form').addEventListener('submit', async (e) => {
 $('#variant').addEventListener('change', () => {
   $('#custom').hidden = $('#variant').value !== 'custom';
 });
+
+const botStrength = () => online && showBotStrength($('#level').value, variantChoice());
+for (const id of ['#variant', '#level', '#m', '#n', '#k', '#gravity', '#exact']) {
+  $(id).addEventListener('change', botStrength);
+}
 
 $('#play-bot').addEventListener('click', () =>
   run(() => conn.request({

@@ -189,6 +189,14 @@ test('the server serves the page, its modules and the private-game path', async 
 
 test('a whole tic-tac-toe game against a bot, by keyboard and mouse', async () => {
   const page = await newPlayer('ada');
+  // Before the game: the chosen bot's rating in the chosen variant on this server.
+  await page.locator('#variant').selectOption('tictactoe');
+  await page.locator('#level').selectOption('medium');
+  const strength = page.locator('#bot-strength[data-level="medium"][data-variant="tictactoe"]');
+  await strength.waitFor();
+  const before = await strength.innerText();
+  assert.match(before, /^medium bot: (no rated games in Tic-tac-toe yet|\d+ ±\d+ in Tic-tac-toe, over \d+ rated games?)$/);
+  const gamesBefore = Number(/over (\d+)/.exec(before)?.[1] ?? 0);
   await startBotGame(page, { variant: 'tictactoe', level: 'medium' });
   assert.equal(await myTurnOrOver(page), 'me');
   // The game starts with the keyboard on the board, not on the page's body.
@@ -219,6 +227,14 @@ test('a whole tic-tac-toe game against a bot, by keyboard and mouse', async () =
   const botAfter = new RegExp(`${await bot.locator('.name').innerText()}: \\d+ → (\\d+)`).exec(result)[1];
   assert.equal(await bot.locator('.rating').innerText(), botAfter);
   await screenshot(page, 'tictactoe');
+  // Back in the lobby the bot's line counts this game.
+  await page.locator('#leave').click();
+  await page.locator('#bot-strength', { hasText: `medium bot: ${botAfter} ±` }).waitFor();
+  assert.match(await strength.innerText(), new RegExp(`over ${gamesBefore + 1} rated games?$`));
+  // Another level asks again.
+  await page.locator('#level').selectOption('expert');
+  await page.locator('#bot-strength[data-level="expert"]').waitFor();
+  assert.match(await page.locator('#bot-strength').innerText(), /^expert bot: /);
   assertNoErrors(page);
   await page.context().close();
 });
