@@ -454,8 +454,9 @@ char** complete_command(const char* text, int, int) {
 // length.
 void redisplay() {
   if (g_app && g_app->hides_input()) {
-    std::fprintf(rl_outstream ? rl_outstream : stdout, "\r\x1b[K%s", rl_display_prompt);
-    std::fflush(rl_outstream ? rl_outstream : stdout);
+    std::FILE* out = rl_outstream ? rl_outstream : stdout;
+    std::fprintf(out, "\r\x1b[K%s", rl_display_prompt);
+    std::fflush(out);
     return;
   }
   rl_redisplay();

@@ -147,18 +147,20 @@ void Controller::send_hello() {
     h->set_password(sign_in_->password);
   } else {
     h->set_name(profile_.name);
-    if (!profile_.token.empty()) h->set_token(profile_.token);
-    for (const auto& [id, v] : views_) {
-      if (!profile_.token.empty() && v.seated() && !v.over()) {
-        auto* c = h->add_resume();
-        c->set_match_id(id);
-        c->set_last_seq(v.last_seq());
+    if (!profile_.token.empty()) {
+      h->set_token(profile_.token);
+      for (const auto& [id, v] : views_) {
+        if (v.seated() && !v.over()) {
+          auto* c = h->add_resume();
+          c->set_match_id(id);
+          c->set_last_seq(v.last_seq());
+        }
       }
     }
   }
   m.set_request_id(next_request_++);
   hello_request_ = m.request_id();
-  if (sign_in_) sign_in_request_ = hello_request_;
+  if (sign_in_) sign_in_->request = hello_request_;
   hooks_.send(std::move(m));
 }
 
@@ -198,7 +200,7 @@ void Controller::on_reconnect_scheduled(int attempt, std::chrono::milliseconds d
 
 void Controller::on_message(const v1::ServerMessage& m, SteadyTime now) {
   // Signing in on a new connection: what the old one still says is not ours.
-  if (sign_in_ && sign_in_request_ == 0) return;
+  if (sign_in_ && sign_in_->request == 0) return;
   switch (m.body_case()) {
     case v1::ServerMessage::kWelcome:
       on_welcome(m);
@@ -271,10 +273,7 @@ void Controller::on_message(const v1::ServerMessage& m, SteadyTime now) {
 void Controller::on_welcome(const v1::ServerMessage& m) {
   const auto& w = m.welcome();
   greeted_ = true;
-  if (sign_in_ && m.request_id() == sign_in_request_) {
-    sign_in_.reset();
-    sign_in_request_ = 0;
-  }
+  if (sign_in_ && m.request_id() == sign_in_->request) sign_in_.reset();
   account_ = w.account();
   player_id_ = w.player_id();
   profile_.name = w.name();
@@ -320,12 +319,11 @@ void Controller::on_welcome(const v1::ServerMessage& m) {
 
 void Controller::on_error(const v1::ServerMessage& m) {
   const auto& e = m.error();
-  if (sign_in_ && m.request_id() == sign_in_request_) {
+  if (sign_in_ && m.request_id() == sign_in_->request) {
     say("error code=" + error_word(e.code()) + " message=" + quote(e.message()),
         paint("! Could not sign in as " + sign_in_->name + ": " + e.message(), sgr::bad,
               options_.style));
     sign_in_.reset();
-    sign_in_request_ = 0;
     send_hello();  // as before, on this connection: a refused hello greets nobody
     return;
   }
@@ -868,9 +866,7 @@ void Controller::pump() {
       }
       // End of input at a password prompt: nothing is sent. A person stays;
       // a script ends.
-      secret_prompts_.clear();
-      secrets_.clear();
-      on_secrets_ = nullptr;
+      asking_.reset();
       say("note message=" + quote("cancelled"), "Cancelled.");
       if (options_.script) lines_.emplace_front(std::nullopt);
       continue;
@@ -901,30 +897,28 @@ void Controller::run(const std::string& line) {
 
 void Controller::ask_secrets(std::vector<std::string> prompts,
                              std::function<void(std::vector<std::string>)> then) {
-  secret_prompts_.assign(prompts.begin(), prompts.end());
-  secrets_.clear();
-  on_secrets_ = std::move(then);
+  asking_ = Asking{{prompts.begin(), prompts.end()}, {}, std::move(then)};
   ask_next();
 }
 
 // A person sees the prompt; a script is told what its next line is for.
 void Controller::ask_next() const {
-  if (!options_.pretty) print("ask prompt=" + quote(secret_prompts_.front()) + "\n");
+  if (!options_.pretty) print("ask prompt=" + quote(asking_->prompts.front()) + "\n");
 }
 
 void Controller::take_secret(std::string line) {
-  secrets_.push_back(std::move(line));
-  secret_prompts_.pop_front();
-  if (!secret_prompts_.empty()) {
+  asking_->answers.push_back(std::move(line));
+  asking_->prompts.pop_front();
+  if (!asking_->prompts.empty()) {
     ask_next();
     return;
   }
-  auto then = std::exchange(on_secrets_, nullptr);
-  then(std::exchange(secrets_, {}));
+  Asking done = std::move(*asking_);
+  asking_.reset();
+  done.then(std::move(done.answers));
 }
 
-void Controller::set_password(std::vector<std::string> secrets) {
-  const bool changing = secrets.size() == (options_.script ? 2u : 3u);
+void Controller::set_password(bool changing, std::vector<std::string> secrets) {
   // A person types the new one twice: a typo they cannot see would lock
   // them out.
   if (!options_.script && secrets[secrets.size() - 1] != secrets[secrets.size() - 2]) {
@@ -940,7 +934,6 @@ void Controller::set_password(std::vector<std::string> secrets) {
 
 void Controller::sign_in(std::string name, std::string password) {
   sign_in_ = SignIn{std::move(name), std::move(password)};
-  sign_in_request_ = 0;
   say("signing-in name=" + quote(sign_in_->name), "Signing in as " + sign_in_->name + " ...");
   // A hello is said once a connection: a new one signs in. Offline, the
   // next connection does.
@@ -996,8 +989,9 @@ void Controller::execute(const Command& c) {
       if (account_) prompts.emplace_back("Current password: ");
       prompts.emplace_back("New password: ");
       if (!options_.script) prompts.emplace_back("New password again: ");
-      ask_secrets(std::move(prompts),
-                  [this](std::vector<std::string> got) { set_password(std::move(got)); });
+      ask_secrets(std::move(prompts), [this, changing = account_](std::vector<std::string> got) {
+        set_password(changing, std::move(got));
+      });
       return;
     }
     case K::login:
@@ -1226,7 +1220,7 @@ bool Controller::clock_running() const {
 }
 
 std::string Controller::prompt(SteadyTime now) const {
-  if (asking_secret()) return secret_prompts_.front();
+  if (asking_secret()) return asking_->prompts.front();
   if (!connected_ || !greeted_) return "(offline) inarow> ";
   const MatchView* v = current();
   if (!v || v->over()) return seeking_ ? "(seeking) inarow> " : "inarow> ";

@@ -62,7 +62,7 @@ class Controller {
   std::string prompt(SteadyTime now) const;
   // The next line is a password: not shown as it is typed, not kept in the
   // history, never run as a command. prompt() says which.
-  bool asking_secret() const { return !secret_prompts_.empty(); }
+  bool asking_secret() const { return asking_.has_value(); }
   // A timed match is being shown: the prompt changes by itself.
   bool clock_running() const;
   bool greeted() const { return greeted_; }
@@ -86,7 +86,7 @@ class Controller {
                    std::function<void(std::vector<std::string>)> then);
   void ask_next() const;
   void take_secret(std::string line);
-  void set_password(std::vector<std::string> secrets);
+  void set_password(bool changing, std::vector<std::string> secrets);
   void sign_in(std::string name, std::string password);
   void print(const std::string& text) const;
   // The terminal bell for a match we sit in, when a person at a terminal
@@ -143,17 +143,21 @@ class Controller {
   bool seeking_ = false;
   bool account_ = false;  // the welcome said our name has a password
 
-  std::deque<std::string> secret_prompts_;  // still to be read
-  std::vector<std::string> secrets_;        // read so far
-  std::function<void(std::vector<std::string>)> on_secrets_;
+  // Secrets being read (password, login): the next lines are theirs.
+  struct Asking {
+    std::deque<std::string> prompts;  // still to be read
+    std::vector<std::string> answers;
+    std::function<void(std::vector<std::string>)> then;
+  };
+  std::optional<Asking> asking_;
   // `login`: the next hello signs in by name and password. Until it is
   // answered, the old connection's messages are dropped and no line runs.
   struct SignIn {
     std::string name;
     std::string password;
+    std::uint64_t request = 0;  // its hello, once sent
   };
   std::optional<SignIn> sign_in_;
-  std::uint64_t sign_in_request_ = 0;  // its hello, once sent
 
   std::string player_id_;
   std::map<std::string, MatchView> views_;
