@@ -69,12 +69,11 @@ void Identity::unclaim(const std::string& key, const std::string& player_id) {
 const Player* Identity::bot_named(const std::string& key) {
   constexpr std::string_view kSuffix = " bot";
   if (!key.ends_with(kSuffix)) return nullptr;
-  const std::string_view level = std::string_view(key).substr(0, key.size() - kSuffix.size());
   // Every level's bot is a player, whether or not it has played here yet:
-  // its profile is asked for before a first game against it.
-  if (!bots::find_level(level)) return nullptr;
-  const Player& p = bot(level);
-  return name_key(p.name) == key ? &p : nullptr;
+  // its profile is asked for before a first game against it. (A level's
+  // name is its key: lower case, no spaces.)
+  const auto level = bots::find_level(std::string_view(key).substr(0, key.size() - kSuffix.size()));
+  return level ? &bot(level->name) : nullptr;
 }
 
 void Identity::send_error(const ConnectionPtr& to, std::uint64_t request_id,
