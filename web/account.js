@@ -15,6 +15,9 @@ function text(el, value) {
   return el;
 }
 
+// "1512 ±87": a rating and its deviation, as profiles show them.
+const withDeviation = (rating) => `${Math.round(rating.rating)} ±${Math.round(rating.deviation)}`;
+
 function say(el, message, error) {
   el.textContent = message;
   el.classList.toggle('form-error', Boolean(error));
@@ -41,7 +44,7 @@ export async function showProfile(query) {
   for (const r of p.ratings || []) {
     const li = document.createElement('li');
     li.dataset.variant = r.variant;
-    li.textContent = `${r.variant}: ${Math.round(r.rating.rating)} ±${Math.round(r.rating.deviation)} (${r.games || 0} rated games)`;
+    li.textContent = `${r.variant}: ${withDeviation(r.rating)} (${r.games || 0} rated games)`;
     list.append(li);
   }
   say($('#profile-note'), (p.ratings || []).length ? '' : 'No rated games yet.', false);
@@ -70,7 +73,7 @@ export async function showBotStrength(level, variant) {
   line.dataset.level = level;
   line.dataset.variant = variant;
   line.textContent = games
-    ? `${p.name}: ${Math.round(r.rating.rating)} ±${Math.round(r.rating.deviation)} in ${where}, over ${games} rated game${games === 1 ? '' : 's'}`
+    ? `${p.name}: ${withDeviation(r.rating)} in ${where}, over ${games} rated game${games === 1 ? '' : 's'}`
     : `${p.name}: no rated games in ${where} yet`;
 }
 
