@@ -16,6 +16,8 @@ std::string_view to_string(ErrorCode code) {
       return "occupied";
     case ErrorCode::column_full:
       return "column_full";
+    case ErrorCode::bad_choice:
+      return "bad_choice";
     case ErrorCode::game_over:
       return "game_over";
     case ErrorCode::bad_weights:

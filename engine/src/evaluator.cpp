@@ -16,7 +16,7 @@ Weights Weights::defaults(const Variant& v) {
   Weights w;
   // Tuned by inarow-arena (Texel, then SPSA) and accepted by an SPRT against
   // the hand-set seeds below: see bots/weights/ for the runs and the matches.
-  if (v.name == "connect4") {
+  if (v.same_board(Variant::connect4())) {
     w.by_count = {0, 5, 13, 33};  // +99 Elo over the seeds at depth 4
     return w;
   }
@@ -28,7 +28,7 @@ Weights Weights::defaults(const Variant& v) {
     w.shapes = {0, 1, 1, 4, 4, 12, 16, 20, 30, 30};
     w.shapes_on = false;
   }
-  if (v.name == "gomoku" || v.name == "gomoku-standard") {
+  if (v.same_board(Variant::gomoku()) || v.same_board(Variant::gomoku_standard())) {
     // +110 Elo at depth 2; a four is a threat the search sees. The standard
     // rule borrows freestyle's (not tuned for it).
     w.by_count = {0, 1, 8, 27, 28};
@@ -85,7 +85,8 @@ expected<Weights, Error> Weights::parse(const Variant& v, std::string_view text)
     const std::string_view name = trim(line.substr(0, eq));
     const std::string_view value = trim(line.substr(eq + 1));
     if (name == "variant") {
-      if (value != v.name)
+      // A game's weights serve it under any opening.
+      if (const auto named = Variant::parse(value); !named || !named->same_board(v))
         return fail("weights are for '" + std::string(value) + "', not '" + v.name + "'");
       continue;
     }

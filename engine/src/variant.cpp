@@ -35,7 +35,30 @@ Error bad(ErrorCode code, std::size_t offset, std::string message) {
 
 }  // namespace
 
+namespace {
+
+constexpr std::string_view kSwap2Suffix = "-swap2";
+
+// Whether swap2 can open a game of `v`: its five stones can neither win nor
+// fill the board, and a stone goes on any empty cell.
+expected<Variant, Error> with_swap2(Variant v, std::string name, std::size_t offset) {
+  if (v.gravity || v.k < 4 || v.cells() < 16)
+    return unexpected(Error{ErrorCode::bad_variant, offset,
+                            "swap2 needs a board without gravity, k of 4 or more and at least "
+                            "16 cells"});
+  v.opening = Opening::swap2;
+  v.name = std::move(name);
+  return v;
+}
+
+}  // namespace
+
 expected<Variant, Error> Variant::parse(std::string_view text) {
+  if (text.ends_with(kSwap2Suffix) && !text.starts_with("mnk:")) {
+    const std::string_view base = text.substr(0, text.size() - kSwap2Suffix.size());
+    for (const Variant& named : {tictactoe(), connect4(), gomoku(), gomoku_standard()})
+      if (base == named.name) return with_swap2(named, std::string(text), base.size());
+  }
   if (text == "tictactoe") return tictactoe();
   if (text == "connect4") return connect4();
   if (text == "gomoku") return gomoku();
@@ -45,8 +68,9 @@ expected<Variant, Error> Variant::parse(std::string_view text) {
   if (text.substr(0, prefix.size()) != prefix)
     return unexpected(bad(ErrorCode::unknown_variant, 0,
                           "unknown variant '" + json::echo(text) +
-                              "' (expected tictactoe, connect4, gomoku, gomoku-standard or "
-                              "mnk:M,N,K[,gravity][,exact])"));
+                              "' (expected tictactoe, connect4, gomoku, gomoku-standard, "
+                              "gomoku-swap2, gomoku-standard-swap2 or "
+                              "mnk:M,N,K[,gravity][,exact][,swap2])"));
 
   // mnk:M,N,K[,gravity][,exact]
   int values[3] = {};
@@ -68,7 +92,9 @@ expected<Variant, Error> Variant::parse(std::string_view text) {
   // The options, each at most once and in this order, so that one game has
   // one spelling.
   bool gravity = false, exact = false;
-  const std::string_view rest = text.substr(pos);
+  std::string_view rest = text.substr(pos);
+  const bool swap2 = rest.ends_with(",swap2");
+  if (swap2) rest.remove_suffix(std::string_view(",swap2").size());
   if (rest == ",gravity") {
     gravity = true;
   } else if (rest == ",exact") {
@@ -79,7 +105,8 @@ expected<Variant, Error> Variant::parse(std::string_view text) {
     return unexpected(
         bad(ErrorCode::bad_variant, pos,
             "unexpected '" + json::echo(rest) +
-                "' (only ',gravity', ',exact' or ',gravity,exact' may follow M,N,K)"));
+                "' (only ',gravity', ',exact' or ',gravity,exact', then ',swap2', may follow "
+                "M,N,K)"));
   }
   const auto [m, n, k] = values;
   if (m < 1 || m > kMaxSide || n < 1 || n > kMaxSide)
@@ -88,12 +115,14 @@ expected<Variant, Error> Variant::parse(std::string_view text) {
   if (k < 2 || (k > m && k > n))
     return unexpected(
         bad(ErrorCode::bad_variant, prefix.size(), "k must be at least 2 and fit on the board"));
-  Variant v{std::string(text), m, n, k, gravity, exact};
+  Variant v{std::string(text.substr(0, pos + rest.size())), m, n, k, gravity, exact};
   // Well-known shapes keep their own names, so one game has one spelling.
   for (const Variant& known : {tictactoe(), connect4(), gomoku(), gomoku_standard()})
-    if (known.width == m && known.height == n && known.k == k && known.gravity == gravity &&
-        known.exact == exact)
-      return known;
+    if (known.same_board(v)) v = known;
+  if (swap2) {
+    return with_swap2(v, v.name.starts_with("mnk:") ? v.name + ",swap2" : v.name + "-swap2",
+                      pos + rest.size());
+  }
   return v;
 }
 

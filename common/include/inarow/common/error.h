@@ -19,6 +19,7 @@ enum class ErrorCode : std::uint8_t {
   occupied,         // the cell already holds a stone
   column_full,      // a gravity column with no free cell
   game_over,        // a move after the game has ended
+  bad_choice,       // an opening choice the opening does not offer now
   bad_weights,      // a weights text that does not parse or does not fit
   cannot_read,      // a file that cannot be opened or read (never the engine)
   cannot_write,     // a file that cannot be created or written (never the engine)

@@ -22,11 +22,20 @@ constexpr int index(Side s) {
 using Cell = int;
 constexpr Cell kNoCell = -1;
 
+// How a game opens: who places the first stones, and when the players'
+// sides are settled (opening.h). The stones alternate sides from the first
+// whatever the opening, so nothing below the match needs to know it.
+enum class Opening : unsigned char {
+  none,   // the first side moves first; the sides are settled from the start
+  swap2,  // gomoku's swap2 (opening.h: Swap2)
+};
+
 struct Variant {
   static constexpr int kMaxSide = 20;  // Gomocup plays on 20x20
 
   // canonical: "tictactoe", "connect4", "gomoku", "gomoku-standard",
-  // "mnk:9,9,4[,gravity][,exact]"
+  // "mnk:9,9,4[,gravity][,exact][,swap2]"; the swap2 opening of the named
+  // games: "gomoku-swap2", "gomoku-standard-swap2"
   std::string name;
   int width = 3;   // columns
   int height = 3;  // rows
@@ -35,14 +44,24 @@ struct Variant {
   // The standard rule: only a line of exactly k wins; k + 1 or more in a row
   // (an overline) is no win, for either side.
   bool exact = false;
+  Opening opening = Opening::none;
 
   static Variant tictactoe();
   static Variant connect4();
   static Variant gomoku();
   static Variant gomoku_standard();  // 15x15, exactly five wins
   // "tictactoe", "connect4", "gomoku", "gomoku-standard" or
-  // "mnk:M,N,K[,gravity][,exact]" (M columns, N rows; the options in that order).
+  // "mnk:M,N,K[,gravity][,exact][,swap2]" (M columns, N rows; the options in
+  // that order), or a named game with "-swap2" after it. swap2 needs a board
+  // without gravity, k >= 4 (no line can end the opening) and 16 cells.
   static expected<Variant, Error> parse(std::string_view text);
+
+  // The same board and rules (size, k, gravity, exact), whatever the opening:
+  // the engine's evaluation and search depend on nothing else.
+  bool same_board(const Variant& o) const {
+    return width == o.width && height == o.height && k == o.k && gravity == o.gravity &&
+           exact == o.exact;
+  }
 
   int stride() const { return height + 1; }
   int cells() const { return width * height; }
