@@ -1,0 +1,60 @@
+// How a bot plays an opening. The server asks here whenever the swap2
+// opening (engine/opening.h: Swap2) waits on a bot: for the stones it places
+// and the sides it takes, each decided by the bot's own search. Nothing here
+// changes the game or the opening; the caller applies the decision.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "inarow/bots/bot.h"
+#include "inarow/engine/opening.h"
+
+namespace inarow::bots {
+
+// What a bot does when the swap2 opening waits on it: the stones to place, in
+// order, and/or the side to take. With place_two the bot first asks for the
+// two extra stones (Swap2::choose(nullopt)), then places `stones`; `side` is
+// then unset.
+struct OpeningDecision {
+  std::vector<Cell> stones;
+  std::optional<Side> side;
+  bool place_two = false;
+};
+
+// At the chooser's choice (Swap2::Step::choose), a position valued within
+// this many points of even, from either side, goes back to the proposer with
+// two more stones; beyond it the chooser takes the better side. In the gomoku
+// evaluator's units (engine/evaluator.cpp): a cell that makes a straight four
+// adds 40 at the search's leaves, a window of three stones 27; about an open
+// three's worth, an edge the search is sure of. Valued as decide_swap2 does
+// (two searches averaged), forty random openings near the centre came out
+// mostly within -30..+30 at depths 3 to 6, and the few clearly first's (its
+// two stones side by side, the second's apart: j9 j8 against f7) at -50..-80.
+inline constexpr Score kSwap2Margin = 40;
+
+// The bot's part of the swap2 opening at `opening.step()`; `game` holds the
+// stones placed so far. A position is valued by two searches a ply apart,
+// averaged (one search's score leans to whichever side moves last within its
+// depth: opening.cpp). By step:
+//   place_three  the proposer's stones still due (3 - ply: all three, or fewer
+//                after a restart mid-step), near the centre: a few seeded
+//                candidate sets, the one valued nearest even with the chooser
+//                to move (it should gain nothing whichever side it takes).
+//   choose       the side to take when the value is beyond kSwap2Margin for
+//                one side; otherwise place_two, with the line the searches
+//                expect: the bot's move for second, then its reply for first.
+//   place_two    the chooser's stones still due (5 - ply), each the bot's move.
+//   choose_side  the side the value favours (second when even).
+//   done         nothing to decide: an empty decision (the caller should not ask).
+// budget.time > 0 is shared among the searches run (at least 1 ms each): 8 at
+// place_three, 2 at the choices and place_two. With 0 each search has the
+// bot's own limits. budget.stop is passed on: a stopped decision is still
+// complete and legal. The stones are always legal cells. Deterministic for a
+// seed and a bot deterministic itself (a level's blunders and noise play here
+// as in its moves).
+OpeningDecision decide_swap2(Bot& bot, const Game& game, const Swap2& opening,
+                             const MoveBudget& budget, std::uint64_t seed);
+
+}  // namespace inarow::bots
