@@ -31,6 +31,14 @@ bool FischerClock::press(TimePoint now) {
   return true;
 }
 
+void FischerClock::swap_sides(TimePoint now) {
+  if (!enabled_) return;
+  const std::optional<Side> was = running_;
+  stop(now);
+  std::swap(left_[0], left_[1]);
+  if (was) start(opponent(*was), now);
+}
+
 Millis FischerClock::remaining(Side s, TimePoint now) const {
   if (!enabled_) return Millis{0};
   Millis left = left_[index(s)];

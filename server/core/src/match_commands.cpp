@@ -47,6 +47,19 @@ constexpr std::array kCommands = {
   return c.answer_takeback(s, m.answer_takeback().accept(), now);
 }
 }
+, MatchCommand{Message::kChooseOpening, "choose_opening",
+               [](const Message& m) -> auto& {return m.choose_opening().match_id();
+}
+, [](MatchCore& c, Side s, const Message& m, TimePoint now) -> Expected<Events> {
+  const v1::ChooseOpening& choice = m.choose_opening();
+  const std::optional<Side> side = from_proto(choice.side());
+  if (choice.place_two() == side.has_value()) {
+    return fail_with(ProtocolError::bad_request,
+                     "choose_opening takes a side or place_two, one of the two");
+  }
+  return c.choose_opening(s, side, now);
+}
+}
 ,
 }
 ;

@@ -43,7 +43,48 @@ MatchCore::MatchCore(MatchSetup setup)
     : setup_(std::move(setup)),
       game_(setup_.variant),
       clock_(setup_.initial.count() > 0 ? FischerClock(setup_.initial, setup_.increment)
-                                        : FischerClock()) {}
+                                        : FischerClock()) {
+  if (setup_.variant.opening == Opening::swap2) opening_.emplace();
+}
+
+Side MatchCore::to_act() const {
+  if (const Swap2* o = opening()) return *o->to_act();
+  return game_.to_move();
+}
+
+MatchSetup MatchCore::seated() const {
+  MatchSetup s = setup_;
+  if (swapped()) std::swap(s.seats[0], s.seats[1]);
+  return s;
+}
+
+void MatchCore::fill_opening(v1::OpeningState* out) const {
+  const Swap2* o = opening();
+  if (!o) return;
+  switch (o->step()) {
+    case Swap2::Step::place_three:
+      out->set_step(v1::OPENING_STEP_PLACE_THREE);
+      break;
+    case Swap2::Step::choose:
+      out->set_step(v1::OPENING_STEP_CHOOSE);
+      break;
+    case Swap2::Step::place_two:
+      out->set_step(v1::OPENING_STEP_PLACE_TWO);
+      break;
+    case Swap2::Step::choose_side:
+      out->set_step(v1::OPENING_STEP_CHOOSE_SIDE);
+      break;
+    case Swap2::Step::done:
+      break;
+  }
+  out->set_to_act(to_proto(*o->to_act()));
+}
+
+// The players exchange sides: what is kept by side (who has moved) follows
+// them. The clock's times go with them too (FischerClock::swap_sides).
+void MatchCore::swap_sides() {
+  std::swap(moved_[0], moved_[1]);
+}
 
 v1::Clocks MatchCore::clocks(TimePoint now) const {
   v1::Clocks c;
@@ -87,37 +128,54 @@ void MatchCore::apply_move_effects(Side mover) {
   takeback_by_.reset();
 }
 
+Expected<void> MatchCore::check_turn(Side by, bool placing) const {
+  if (auto ok = check_can_act(by); !ok) return ok;
+  if (by != to_act()) return fail_with(ProtocolError::not_your_turn, "not your turn");
+  const Swap2* o = opening();
+  if (o && placing && !o->places())
+    return fail_with(ProtocolError::bad_request, "choose first: a side, or two more stones");
+  if (!placing && (!o || o->places())) {
+    return fail_with(ProtocolError::bad_request,
+                     o ? "place the opening's stones first" : "there is no opening choice to make");
+  }
+  return {};
+}
+
 Expected<MatchCore::Events> MatchCore::move(Side by, std::string_view text, TimePoint now) {
-  if (auto ok = check_can_act(by); !ok) return inarow::unexpected(ok.error());
-  if (by != game_.to_move()) return fail_with(ProtocolError::not_your_turn, "not your turn");
+  if (auto ok = check_turn(by, true); !ok) return inarow::unexpected(ok.error());
   auto cell = game_.parse_move(text);
   if (!cell) return fail_with(ProtocolError::illegal_move, cell.error().message);
   return move_cell(by, *cell, now);
 }
 
 Expected<MatchCore::Events> MatchCore::move_cell(Side by, Cell cell, TimePoint now) {
-  if (auto ok = check_can_act(by); !ok) return inarow::unexpected(ok.error());
-  if (by != game_.to_move()) return fail_with(ProtocolError::not_your_turn, "not your turn");
+  if (auto ok = check_turn(by, true); !ok) return inarow::unexpected(ok.error());
   if (!game_.is_legal(cell)) {
     return fail_with(ProtocolError::illegal_move,
                      "illegal move " + format_cell(setup_.variant, cell));
   }
   Events out;
-  if (!clock_.press(now)) {
+  if (clock_.flagged(now)) {
     // The flag fell before the timer said so: the move comes too late.
     end(win_for(opponent(by)), v1::END_REASON_TIMEOUT, now, out);
     return out;
   }
+  const Side stone = game_.to_move();  // in the opening, not always the mover's side
   auto played = game_.play(cell);
   if (!played) return fail_with(ProtocolError::illegal_move, played.error().message);
+  if (opening_ && !opening_->over()) opening_->placed(game_.ply());
+  // The mover's turn ends when someone else acts next: in the opening, a
+  // player places several stones on one turn of the clock.
+  if (to_act() != by) clock_.press(now);
   moved_[index(by)] = true;
   apply_move_effects(by);
 
   v1::MatchEvent& e = emit(now);
   auto* made = e.mutable_move_made();
-  made->set_side(to_proto(by));
+  made->set_side(to_proto(stone));
   made->set_move(format_move(setup_.variant, cell));
   made->set_ply(game_.ply());
+  if (opening()) fill_opening(made->mutable_opening());
   out.push_back(e);
 
   switch (game_.outcome()) {
@@ -133,6 +191,41 @@ Expected<MatchCore::Events> MatchCore::move_cell(Side by, Cell cell, TimePoint n
     case inarow::Outcome::ongoing:
       break;
   }
+  return out;
+}
+
+Expected<MatchCore::Events> MatchCore::choose_opening(Side by, std::optional<Side> side,
+                                                      TimePoint now) {
+  if (auto ok = check_turn(by, false); !ok) return inarow::unexpected(ok.error());
+  Swap2 next = *opening_;
+  const auto swapped = next.choose(side);
+  if (!swapped) return fail_with(ProtocolError::bad_request, swapped.error().message);
+  Events out;
+  if (clock_.flagged(now)) {
+    end(win_for(opponent(by)), v1::END_REASON_TIMEOUT, now, out);
+    return out;
+  }
+  *opening_ = next;
+  moved_[index(by)] = true;
+  if (*swapped) {
+    swap_sides();
+    clock_.swap_sides(now);
+  }
+  // The chooser now holds `mover`; their turn ends unless they act next.
+  const Side mover = *swapped ? opponent(by) : by;
+  if (to_act() != mover) clock_.press(now);
+  if (opening_->over()) opening_plies_ = game_.ply();
+
+  v1::MatchEvent& e = emit(now);
+  auto* chosen = e.mutable_opening_chosen();
+  chosen->set_by(to_proto(by));
+  if (side) chosen->set_side(to_proto(*side));
+  chosen->set_place_two(!side);
+  chosen->set_swapped(*swapped);
+  fill_player(chosen->mutable_first(), seat(Side::first));
+  fill_player(chosen->mutable_second(), seat(Side::second));
+  if (opening()) fill_opening(chosen->mutable_opening());
+  out.push_back(e);
   return out;
 }
 
@@ -169,6 +262,7 @@ Expected<MatchCore::Events> MatchCore::resign(Side by, TimePoint now) {
 
 Expected<MatchCore::Events> MatchCore::offer_draw(Side by, TimePoint now) {
   if (auto ok = check_can_act(by); !ok) return inarow::unexpected(ok.error());
+  if (opening()) return fail_with(ProtocolError::bad_request, "no draw offers in the opening");
   if (draw_by_ == opponent(by)) return answer_draw(by, true, now);
   if (draw_by_ == by) return fail_with(ProtocolError::bad_request, "draw already offered");
   draw_by_ = by;
@@ -201,7 +295,9 @@ int MatchCore::takeback_plies(Side by) const {
 Expected<MatchCore::Events> MatchCore::request_takeback(Side by, TimePoint now) {
   if (auto ok = check_can_act(by); !ok) return inarow::unexpected(ok.error());
   if (takeback_by_) return fail_with(ProtocolError::bad_request, "a takeback is already pending");
-  if (game_.ply() < takeback_plies(by)) {
+  if (opening()) return fail_with(ProtocolError::bad_request, "no takebacks in the opening");
+  // The opening's stones were bargained over: they stay.
+  if (game_.ply() - takeback_plies(by) < opening_plies_) {
     return fail_with(ProtocolError::bad_request, "no move of yours to take back");
   }
   takeback_by_ = by;
@@ -276,10 +372,25 @@ bool MatchCore::replay(const v1::MatchEvent& event) {
   if (event.seq() != log_.size() + 1) return false;
   switch (event.kind_case()) {
     case v1::MatchEvent::kMoveMade: {
+      const Side mover = to_act();
+      if (opening() && !opening_->places()) return false;
       auto played = game_.play(event.move_made().move());
       if (!played) return false;
-      moved_[index(opponent(game_.to_move()))] = true;
-      apply_move_effects(opponent(game_.to_move()));
+      if (opening()) opening_->placed(game_.ply());
+      moved_[index(mover)] = true;
+      apply_move_effects(mover);
+      break;
+    }
+    case v1::MatchEvent::kOpeningChosen: {
+      const auto& chosen = event.opening_chosen();
+      const auto by = from_proto(chosen.by());
+      if (!opening() || by != to_act()) return false;
+      const auto swapped =
+          opening_->choose(chosen.place_two() ? std::nullopt : from_proto(chosen.side()));
+      if (!swapped) return false;
+      moved_[index(*by)] = true;
+      if (*swapped) swap_sides();
+      if (opening_->over()) opening_plies_ = game_.ply();
       break;
     }
     case v1::MatchEvent::kDrawOffered:
@@ -317,7 +428,7 @@ bool MatchCore::replay(const v1::MatchEvent& event) {
 
 void MatchCore::resume_clock(TimePoint now) {
   // Time while the server was down is not charged to anyone.
-  if (!over()) clock_.start(game_.to_move(), now);
+  if (!over()) clock_.start(to_act(), now);
 }
 
 void MatchCore::attach_ratings(const std::vector<v1::RatingChange>& changes) {
@@ -342,8 +453,8 @@ v1::MatchState MatchCore::state(std::optional<Side> viewer, TimePoint now) const
   s.set_rated(setup_.rated);
   s.mutable_time_control()->set_initial_ms(setup_.initial.count());
   s.mutable_time_control()->set_increment_ms(setup_.increment.count());
-  fill_player(s.mutable_first(), setup_.seats[0]);
-  fill_player(s.mutable_second(), setup_.seats[1]);
+  fill_player(s.mutable_first(), seat(Side::first));
+  fill_player(s.mutable_second(), seat(Side::second));
   for (auto& m : move_texts())
     s.add_moves(m);
   s.set_to_move(to_proto(game_.to_move()));
@@ -355,6 +466,7 @@ v1::MatchState MatchCore::state(std::optional<Side> viewer, TimePoint now) const
   if (takeback_by_) s.set_takeback_requested_by(to_proto(*takeback_by_));
   if (viewer) s.set_your_side(to_proto(*viewer));
   s.set_diagram(game_.diagram());
+  if (opening()) fill_opening(s.mutable_opening());
   return s;
 }
 

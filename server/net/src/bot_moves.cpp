@@ -42,6 +42,11 @@ void BotPool::release(const Variant& v, const std::string& level, std::unique_pt
   free_[{v.name, level}].push_back(std::move(bot));
 }
 
+std::uint64_t BotPool::next_seed() {
+  std::lock_guard lock(mutex_);
+  return seed_ + ++created_;
+}
+
 BotMoves::BotMoves(asio::thread_pool& workers, Metrics& metrics, std::uint64_t seed)
     : workers_(workers), metrics_(metrics), pool_(seed) {}
 
@@ -62,6 +67,34 @@ void BotMoves::search(Game game, std::string level, BotLane lane, FischerClock c
                 metrics_.bot_search.observe(
                     std::chrono::duration<double>(SteadyClock::now() - started).count());
                 return [done, choice] { done(choice); };
+              }},
+          lane);
+}
+
+void BotMoves::open(Game game, Swap2 opening, std::string level, BotLane lane, FischerClock clock,
+                    Side side, std::shared_ptr<std::atomic<bool>> stop, Opened done) {
+  std::atomic<bool>* flag = stop.get();
+  enqueue(Job{std::move(stop),
+              [this, game = std::move(game), opening, level = std::move(level), clock, side, flag,
+               done = std::move(done)](bool cancelled) -> std::function<void()> {
+                // Cancelled while queued: nobody wants this decision.
+                bots::OpeningDecision decision;
+                if (!cancelled) {
+                  const auto started = SteadyClock::now();
+                  // The decision runs several searches: untimed, they share the
+                  // level's time for one move rather than take it each.
+                  Millis time = BotMoves::budget(clock, side, level, SteadyClock::now());
+                  if (const auto l = bots::find_level(level); time.count() == 0 && l)
+                    time = Millis{l->time_ms};
+                  const bots::MoveBudget budget{time, flag};
+                  if (auto bot = pool_.acquire(game.variant(), level)) {
+                    decision = bots::decide_swap2(*bot, game, opening, budget, pool_.next_seed());
+                    pool_.release(game.variant(), level, std::move(bot));
+                  }
+                  metrics_.bot_search.observe(
+                      std::chrono::duration<double>(SteadyClock::now() - started).count());
+                }
+                return [done, decision = std::move(decision)] { done(decision); };
               }},
           lane);
 }

@@ -443,12 +443,14 @@ v1::MatchList Lobby::list(const v1::ListMatches& req) const {
     s->set_match_id(id);
     s->set_variant(setup.variant.name);
     s->set_kind(setup.kind);
+    const bool swapped = match->swapped.load(std::memory_order_relaxed);
     for (int i = 0; i < 2; ++i) {
       auto* info = i == 0 ? s->mutable_first() : s->mutable_second();
-      info->set_id(setup.seats[i].player_id);
-      info->set_name(setup.seats[i].name);
-      info->set_bot(setup.seats[i].bot);
-      *info->mutable_rating() = to_proto(setup.seats[i].rating);
+      const Seat& seat = setup.seats[swapped ? 1 - i : i];  // by the side held now
+      info->set_id(seat.player_id);
+      info->set_name(seat.name);
+      info->set_bot(seat.bot);
+      *info->mutable_rating() = to_proto(seat.rating);
     }
     s->set_ply(match->ply);
     s->set_spectators(match->spectators);

@@ -91,8 +91,7 @@ void MatchActor::resume(Millis used) {
     self->check_watchers();
     self->after_change();
     // A draw offered to a bot before the restart gets its answer now.
-    if (auto by = self->core_.draw_offered_by();
-        by && self->setup().seats[index(opponent(*by))].bot) {
+    if (auto by = self->core_.draw_offered_by(); by && self->core_.seat(opponent(*by)).bot) {
       self->judge_draw();
     }
   });
@@ -127,7 +126,8 @@ void MatchActor::presence(Side side, bool connected) {
     } else {
       self->start_grace(side);
     }
-    self->commit(self->core_.presence(side, connected, SteadyClock::now()), {}, {});
+    self->commit(self->core_.presence(self->core_.side_of(side), connected, SteadyClock::now()), {},
+                 {});
   });
 }
 
@@ -262,7 +262,9 @@ void MatchActor::flush_attaches() {
     }
     v1::ServerMessage m;
     m.set_request_id(a->request_id);
-    *m.mutable_match_state() = core_.state(a->side, now);
+    // The viewer's side now: the players may have changed sides in the opening.
+    const auto viewer = a->side ? std::optional(core_.side_of(*a->side)) : std::nullopt;
+    *m.mutable_match_state() = core_.state(viewer, now);
     m.mutable_match_state()->set_spectators(watching);
     send(connection, make_outgoing(std::move(m)));
     fresh.push_back(connection.get());
@@ -271,9 +273,10 @@ void MatchActor::flush_attaches() {
   announce_spectators(fresh);
 }
 
-void MatchActor::on_command(const ConnectionPtr& from, Side side,
+void MatchActor::on_command(const ConnectionPtr& from, Side seat,
                             const v1::ClientMessage& message) {
   const auto now = SteadyClock::now();
+  const Side side = core_.side_of(seat);
   if (stopped_) {
     send_error(from, message.request_id(),
                {ProtocolError::shutting_down, "the server is shutting down"});
@@ -298,15 +301,14 @@ void MatchActor::on_command(const ConnectionPtr& from, Side side,
     return;
   }
   MatchCore::Events events = std::move(*result);
-  if (command->bot_grants && setup().seats[index(opponent(side))].bot) {
+  if (command->bot_grants && core_.seat(opponent(side)).bot) {
     // A bot grants every takeback; a search under way is for a stale position.
     cancel_search();
     auto granted = core_.answer_takeback(opponent(side), true, now);
     if (granted) events.insert(events.end(), granted->begin(), granted->end());
   }
   commit(std::move(events), {}, Reply{from, message.request_id()});
-  const bool offered_to_bot =
-      core_.draw_offered_by() == side && setup().seats[index(opponent(side))].bot;
+  const bool offered_to_bot = core_.draw_offered_by() == side && core_.seat(opponent(side)).bot;
   if (offered_to_bot && (message.has_offer_draw() || judging_)) judge_draw();
 }
 
@@ -328,7 +330,7 @@ void MatchActor::on_draw_judged(bool draw, int at_ply, std::uint64_t generation)
   judging_ = false;
   if (stopped_ || paused_ || core_.over()) return;
   const auto by = core_.draw_offered_by();
-  if (!by || !setup().seats[index(opponent(*by))].bot) return after_change();
+  if (!by || !core_.seat(opponent(*by)).bot) return after_change();
   // The person moved meanwhile (their offer stands): judge where it stands now.
   if (core_.game().ply() != at_ply) return judge_draw();
   auto answer = core_.answer_draw(opponent(*by), draw, SteadyClock::now());
@@ -348,7 +350,7 @@ void MatchActor::commit(MatchCore::Events events, std::vector<StoreOp> ops,
     // Rated results update both players' ratings; the changes ride in the
     // ended event (here, before it is stored).
     v1::MatchEvent& ended = events.back();
-    auto changes = services_->ratings.rate(setup(), ended.ended().result(), ops);
+    auto changes = services_->ratings.rate(core_.seated(), ended.ended().result(), ops);
     if (!changes.empty()) {
       for (const auto& c : changes)
         *ended.mutable_ended()->add_ratings() = c;
@@ -374,6 +376,7 @@ void MatchActor::commit(MatchCore::Events events, std::vector<StoreOp> ops,
     if (e.has_ended()) {
       store_op::FinishMatch finish{id(), e.ended().result(), e.ended().reason(), at_ms,
                                    moves_of(core_.log())};
+      finish.swapped = core_.swapped();
       if (e.ended().ratings_size() == 2) {  // by seat, as rate() made them
         auto& deltas = finish.ratings.emplace();
         for (int s = 0; s < 2; ++s) {
@@ -387,6 +390,7 @@ void MatchActor::commit(MatchCore::Events events, std::vector<StoreOp> ops,
   }
   const std::uint64_t last_seq = events.empty() ? 0 : events.back().seq();
   ply = core_.game().ply();
+  swapped = core_.swapped();
   after_change();
   services_->writer.submit(std::move(ops), [self = shared_from_this(), outs = std::move(outs),
                                             seat_copies = std::move(seat_copies), last_seq,
@@ -484,19 +488,29 @@ void MatchActor::start_grace(Side side) {
   timer.expires_after(services_->config.reconnect_grace);
   timer.async_wait([self = shared_from_this(), side](ErrorCode ec) {
     if (ec || self->stopped_) return;
-    self->commit(self->core_.abandon(side, SteadyClock::now()), {}, {});
+    self->commit(self->core_.abandon(self->core_.side_of(side), SteadyClock::now()), {}, {});
   });
 }
 
 void MatchActor::maybe_start_search() {
-  const Side side = core_.to_move();
-  const Seat& seat = setup().seats[index(side)];
+  const Side side = core_.to_act();
+  const Seat& seat = core_.seat(side);
   if (!seat.bot || searching_ || judging_ || core_.over()) return;
   searching_ = true;
   const std::uint64_t generation = ++search_generation_;
   search_stop_ = std::make_shared<std::atomic<bool>>(false);
   // A bot that plays a person goes ahead of bots that play bots.
   const BotLane lane = setup().kind == v1::MATCH_KIND_BOT_VS_BOT ? BotLane::bots : BotLane::person;
+  if (const Swap2* opening = core_.opening()) {
+    services_->bots.open(
+        core_.game(), *opening, seat.level, lane, core_.clock(), side, search_stop_,
+        [self = shared_from_this(), generation](bots::OpeningDecision decision) {
+          asio::post(self->strand_, [self, decision = std::move(decision), generation] {
+            self->on_bot_opening(decision, generation);
+          });
+        });
+    return;
+  }
   services_->bots.search(core_.game(), seat.level, lane, core_.clock(), side, search_stop_,
                          [self = shared_from_this(), generation](const bots::Choice& choice) {
                            asio::post(self->strand_, [self, choice, generation] {
@@ -522,13 +536,45 @@ void MatchActor::on_bot_move(const bots::Choice& choice, std::uint64_t generatio
     commit(std::move(flagged), {}, {});
     return;
   }
-  const Side side = core_.to_move();
+  const Side side = core_.to_act();
   auto result = core_.move_cell(side, choice.move, SteadyClock::now());
   if (!result) {
     spdlog::error("bot_move_rejected match={} reason=\"{}\"", id(), result.error().message);
     return;
   }
   commit(std::move(*result), {}, {});
+}
+
+// The bot's part of the opening, as one turn: the choice first (two more
+// stones are chosen before they are placed), then its stones, in order.
+void MatchActor::on_bot_opening(const bots::OpeningDecision& decision, std::uint64_t generation) {
+  searching_ = false;
+  if (stopped_ || paused_ || core_.over()) return;
+  if (generation != search_generation_) {
+    after_change();
+    return;
+  }
+  const auto now = SteadyClock::now();
+  if (auto flagged = core_.check_flag(now); !flagged.empty()) {
+    commit(std::move(flagged), {}, {});
+    return;
+  }
+  const Side side = core_.to_act();
+  MatchCore::Events events;
+  auto take = [&](Expected<MatchCore::Events> result) {
+    if (!result) {
+      spdlog::error("bot_opening_rejected match={} reason=\"{}\"", id(), result.error().message);
+      return false;
+    }
+    events.insert(events.end(), result->begin(), result->end());
+    return true;
+  };
+  bool ok = true;
+  if (decision.place_two || decision.side)
+    ok = take(core_.choose_opening(side, decision.side, now));
+  for (std::size_t i = 0; ok && i < decision.stones.size() && !core_.over(); ++i)
+    ok = take(core_.move_cell(side, decision.stones[i], now));
+  commit(std::move(events), {}, {});
 }
 
 }  // namespace inarow::server

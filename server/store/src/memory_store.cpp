@@ -86,6 +86,10 @@ void MemoryStore::apply(const store_op::FinishMatch& op) {
   m.ended_ms = op.ended_ms;
   m.moves = op.moves;
   m.ratings = op.ratings;
+  if (op.swapped) {
+    std::swap(m.first_id, m.second_id);
+    std::swap(m.first_level, m.second_level);
+  }
   m.events.clear();  // a finished match is its record
   m.event_ms.clear();
 }

@@ -431,12 +431,19 @@ class SqliteStore final : public Store {
     return true;
   }
   bool apply(const store_op::FinishMatch& op) {
-    // One write, on the match's row: its result and its record.
+    // One write, on the match's row: its result and its record, and the
+    // players in the sides they finished with (an UPDATE reads the old row
+    // on the right, so the two columns swap).
     auto& s = stmt(prepared_.finish_match,
                    "UPDATE matches SET result = ?, reason = ?, ended_ms = ?, record = ?, "
                    "first_rating_before = ?, first_rd_before = ?, first_rating_after = ?, "
                    "first_rd_after = ?, second_rating_before = ?, second_rd_before = ?, "
-                   "second_rating_after = ?, second_rd_after = ? WHERE id = ?");
+                   "second_rating_after = ?, second_rd_after = ?, "
+                   "first_id = CASE WHEN ?13 THEN second_id ELSE first_id END, "
+                   "second_id = CASE WHEN ?13 THEN first_id ELSE second_id END, "
+                   "first_level = CASE WHEN ?13 THEN second_level ELSE first_level END, "
+                   "second_level = CASE WHEN ?13 THEN first_level ELSE second_level END "
+                   "WHERE id = ?14");
     record_text_.clear();
     encode_record(op.moves, record_text_);
     s.bind(1, std::int64_t{op.result}).bind(2, std::int64_t{op.reason}).bind(3, op.ended_ms);
@@ -448,7 +455,8 @@ class SqliteStore final : public Store {
         s.bind(7 + 4 * side, d.after.rating).bind(8 + 4 * side, d.after.deviation);
       }
     }
-    s.bind(13, op.match_id);
+    s.bind(13, std::int64_t{op.swapped});
+    s.bind(14, op.match_id);
     if (!done(s)) return false;
     if (restored_.erase(op.match_id) != 0) {
       // Its restore's time is no longer needed (a row only for a match

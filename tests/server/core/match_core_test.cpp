@@ -24,7 +24,7 @@ MatchSetup ttt_setup(Millis initial = 0ms, Millis increment = 0ms) {
 MatchCore::Events play(MatchCore& m, std::initializer_list<const char*> moves, TimePoint t) {
   MatchCore::Events all;
   for (const char* mv : moves) {
-    auto e = m.move(m.to_move(), mv, t);
+    auto e = m.move(m.to_act(), mv, t);
     EXPECT_TRUE(e.has_value()) << mv << ": " << (e ? "" : e.error().message);
     if (e) all.insert(all.end(), e->begin(), e->end());
   }
@@ -152,7 +152,7 @@ TEST(MatchCore, TakebackUndoesOwnMoveAndTheReply) {
   ASSERT_EQ(done->at(0).takeback_done().moves_size(), 1);
   EXPECT_EQ(done->at(0).takeback_done().moves(0), "b2");
   EXPECT_EQ(m.game().ply(), 1);
-  EXPECT_EQ(m.to_move(), Side::second);
+  EXPECT_EQ(m.to_act(), Side::second);
   // First asks right after its own move: one ply goes.
   ASSERT_TRUE(m.request_takeback(Side::first, TimePoint{}));
   auto declined = m.answer_takeback(Side::second, false, TimePoint{});
@@ -204,7 +204,7 @@ TEST(MatchCore, ReplayRebuildsTheSameMatch) {
     ASSERT_TRUE(restored.replay(e));
   EXPECT_EQ(restored.game().notation(), live.game().notation());
   EXPECT_EQ(restored.last_seq(), live.last_seq());
-  EXPECT_EQ(restored.to_move(), live.to_move());
+  EXPECT_EQ(restored.to_act(), live.to_act());
   EXPECT_EQ(restored.draw_offered_by(), live.draw_offered_by());
   restored.resume_clock(t0);
   EXPECT_EQ(restored.clock().remaining(Side::first, t0),

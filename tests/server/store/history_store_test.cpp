@@ -291,6 +291,40 @@ TEST(HistoryStore, ABotAgainstItselfIsListedOnce) {
   }
 }
 
+// Players who changed sides in the opening are filed by the sides they
+// finished with, in both stores; a game without a swap keeps its seats.
+TEST(HistoryStore, AFinishedSwapFilesThePlayersByTheirNewSides) {
+  auto sqlite = open_sqlite_store(":memory:");
+  ASSERT_TRUE(sqlite) << sqlite.error();
+  MemoryStore memory;
+  for (Store* store : {sqlite->get(), static_cast<Store*>(&memory)}) {
+    MatchRecord swapped = game("s1", "pa", "bot-easy", 1);
+    swapped.second_level = "easy";
+    store_op::FinishMatch end = finish("s1", 10, 4);
+    end.swapped = true;
+    std::vector<StoreOp> ops = {
+        store_op::SavePlayer{testing::person("pa", "alice", "h-a")},
+        store_op::SavePlayer{testing::bot("bot-easy", "Easy bot")},
+        store_op::CreateMatch{swapped},
+        store_op::CreateMatch{game("k1", "pa", "bot-easy", 2)},
+        end,
+        finish("k1", 20, 4),
+    };
+    ASSERT_TRUE(store->write(ops));
+    const auto s1 = store->load_match("s1");
+    ASSERT_TRUE(s1);
+    EXPECT_EQ(s1->first_id, "bot-easy");
+    EXPECT_EQ(s1->second_id, "pa");
+    EXPECT_EQ(s1->first_level, "easy");
+    EXPECT_EQ(s1->second_level, "");
+    EXPECT_EQ(s1->first_name, "Easy bot");
+    const auto k1 = store->load_match("k1");
+    ASSERT_TRUE(k1);
+    EXPECT_EQ(k1->first_id, "pa");
+    EXPECT_EQ(k1->second_id, "bot-easy");
+  }
+}
+
 // A store written by schema 4 opens at schema 5: its finished games list
 // (without rating changes, which schema 4 did not keep), its live match
 // still restores, and a game that ends now files its changes.

@@ -40,6 +40,9 @@ class FischerClock {
   // The side to move finished its move: charge it, add the increment and
   // start the other side. False (and nothing changes) if its flag had fallen.
   bool press(TimePoint now);
+  // The players change sides (an opening's swap): each one's time goes with
+  // them, and the clock that runs keeps running for the same player.
+  void swap_sides(TimePoint now);
 
   Millis remaining(Side s, TimePoint now) const;
   std::optional<Side> running() const { return running_; }

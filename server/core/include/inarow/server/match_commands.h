@@ -1,7 +1,7 @@
 // The commands a seated player gives in a match, in one table: which
 // ClientMessage field each is, where its match id lies and what it does to
 // the match. The router finds a command's match through it, the match actor
-// applies it through it; nothing else switches over these six.
+// applies it through it; nothing else switches over these seven.
 #pragma once
 
 #include <string>

@@ -8,6 +8,12 @@
 //
 // Every command either fails with a ProtocolError and changes nothing, or
 // returns the events it caused, already numbered and in the log.
+//
+// Sides are the game's: the first side places the odd stones. A variant with
+// the swap2 opening (engine/opening.h) lets the players change sides in the
+// opening; the setup keeps them in the seats they started in, and seat(),
+// side_of() and the state say who holds which side now. Each player's clock
+// time goes with them.
 #pragma once
 
 #include <array>
@@ -18,6 +24,7 @@
 #include <vector>
 
 #include "inarow/engine/game.h"
+#include "inarow/engine/opening.h"
 #include "inarow/server/fischer_clock.h"
 #include "inarow/server/protocol_error.h"
 #include "inarow/server/rating.h"
@@ -60,6 +67,9 @@ class MatchCore {
 
   Expected<Events> move(Side by, std::string_view text, TimePoint now);
   Expected<Events> move_cell(Side by, Cell cell, TimePoint now);
+  // The swap2 choice of the player on `by`: take `side`, or (nullopt) place
+  // two more stones.
+  Expected<Events> choose_opening(Side by, std::optional<Side> side, TimePoint now);
   Expected<Events> resign(Side by, TimePoint now);
   // Offering when the opponent already offered accepts their offer.
   Expected<Events> offer_draw(Side by, TimePoint now);
@@ -85,13 +95,28 @@ class MatchCore {
 
   v1::MatchState state(std::optional<Side> viewer, TimePoint now) const;
   v1::Clocks clocks(TimePoint now) const;
+  // The players in the seats they started in; immutable, so other threads
+  // may read it while the match goes on.
   const MatchSetup& setup() const { return setup_; }
+  // The player who holds `side` now, and the side now held by the player
+  // who started in `seat`.
+  const Seat& seat(Side side) const { return setup_.seats[index(side_of(side))]; }
+  Side side_of(Side seat) const { return swapped() ? opponent(seat) : seat; }
+  // Whether the players changed sides in the opening.
+  bool swapped() const { return opening_ && opening_->proposer() == Side::second; }
+  // The setup with the players in the sides they hold now (what a result is
+  // rated and filed by).
+  MatchSetup seated() const;
+  // The opening, while one is under way.
+  const Swap2* opening() const { return opening_ && !opening_->over() ? &*opening_ : nullptr; }
   const Game& game() const { return game_; }
   const FischerClock& clock() const { return clock_; }
   bool over() const { return result_ != v1::RESULT_UNSPECIFIED; }
   v1::Result result() const { return result_; }
   v1::EndReason end_reason() const { return reason_; }
-  Side to_move() const { return game_.to_move(); }
+  // The side whose player acts now: the side to move, or in the opening the
+  // side that places the stones or chooses.
+  Side to_act() const;
   std::optional<Side> draw_offered_by() const { return draw_by_; }
   std::optional<Side> takeback_requested_by() const { return takeback_by_; }
   std::uint64_t last_seq() const { return log_.size(); }
@@ -107,6 +132,9 @@ class MatchCore {
   int takeback_plies(Side by) const;
   void apply_move_effects(Side mover);
   std::vector<std::string> move_texts() const;
+  Expected<void> check_turn(Side by, bool placing) const;
+  void fill_opening(v1::OpeningState* out) const;
+  void swap_sides();
 
   MatchSetup setup_;
   Game game_;
@@ -116,7 +144,9 @@ class MatchCore {
   v1::EndReason reason_ = v1::END_REASON_UNSPECIFIED;
   std::optional<Side> draw_by_;
   std::optional<Side> takeback_by_;
-  std::array<bool, 2> moved_{};  // each side has made a move (even one taken back since)
+  std::array<bool, 2> moved_{};   // each side has made a move (even one taken back since)
+  std::optional<Swap2> opening_;  // variants with the swap2 opening
+  int opening_plies_ = 0;         // stones the opening placed, once it is over: never taken back
 };
 
 }  // namespace inarow::server

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "inarow/bots/bot.h"
+#include "inarow/bots/opening.h"
 #include "inarow/engine/game.h"
 #include "inarow/server/fischer_clock.h"
 #include "inarow/server/metrics.h"
@@ -36,6 +37,8 @@ class BotPool {
 
   std::unique_ptr<bots::Bot> acquire(const Variant& v, const std::string& level);
   void release(const Variant& v, const std::string& level, std::unique_ptr<bots::Bot> bot);
+  // A fresh seed from the pool's stream (for decisions beside the bots' own).
+  std::uint64_t next_seed();
 
  private:
   std::mutex mutex_;
@@ -64,6 +67,11 @@ class BotMoves {
   // not plan to think past its flag.
   void search(Game game, std::string level, BotLane lane, FischerClock clock, Side side,
               std::shared_ptr<std::atomic<bool>> stop, Done done);
+  // The bot's part of the opening (bots/opening.h: its stones or its
+  // choice), budgeted and queued like a move.
+  using Opened = std::function<void(bots::OpeningDecision)>;
+  void open(Game game, Swap2 opening, std::string level, BotLane lane, FischerClock clock,
+            Side side, std::shared_ptr<std::atomic<bool>> stop, Opened done);
 
   // A bot's answer to a draw offer in `game` (not over): on a worker, `done`
   // gets whether a search proves the game drawn (see proves_draw()). It is

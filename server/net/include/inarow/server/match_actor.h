@@ -58,6 +58,9 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
 
   const MatchSetup& setup() const { return core_.setup(); }
   const std::string& id() const { return core_.setup().id; }
+  // The seat the player started in. Callers name players by it (command,
+  // attach, presence): it never changes, while the side a player holds may
+  // (an opening's swap), and the actor looks that up on its strand.
   std::optional<Side> seat_of(const std::string& player_id) const;
 
   // Set when the lobby forgets the match: routes to it are no longer taken.
@@ -66,6 +69,9 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
   std::atomic<int> ply{0};
   std::atomic<unsigned> spectators{0};
   std::atomic<bool> over{false};
+  // The players changed sides in the opening: setup() has them the other
+  // way round (MatchCore::seated()).
+  std::atomic<bool> swapped{false};
 
   // A new match: store it, then tell the seated connections.
   void start(std::vector<std::pair<std::weak_ptr<Connection>, Side>> seated);
@@ -78,14 +84,14 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
 
   // A seated player's command (a MatchCommand); answered with an ack once
   // what it changed is durable, or with an error.
-  void command(ConnectionPtr from, Side side, inarow::v1::ClientMessage message);
+  void command(ConnectionPtr from, Side seat, inarow::v1::ClientMessage message);
   // Subscribe a connection (a seated player back, or a spectator); replays
   // the events after `after_seq` when given, then sends the full state.
-  void attach(std::weak_ptr<Connection> connection, std::optional<Side> side,
+  void attach(std::weak_ptr<Connection> connection, std::optional<Side> seat,
               std::optional<std::uint64_t> after_seq, std::uint64_t request_id);
   void detach(const ConnectionPtr& connection, std::uint64_t request_id);
   // A seated player's last connection went or a first one came back.
-  void presence(Side side, bool connected);
+  void presence(Side seat, bool connected);
   void forget(Connection* connection);
   // News about the match that is not part of it (the rematch events): to
   // every subscriber, unnumbered (seq 0) and not kept in the log.
@@ -97,7 +103,7 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
   struct Subscriber {
     std::weak_ptr<Connection> connection;
     Connection* key;
-    std::optional<Side> side;
+    std::optional<Side> side;  // a player's seat at the start; none for a spectator
   };
   struct PendingAttach {
     std::weak_ptr<Connection> connection;
@@ -136,6 +142,7 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
   void maybe_start_search();
   void cancel_search();
   void on_bot_move(const bots::Choice& choice, std::uint64_t generation);
+  void on_bot_opening(const bots::OpeningDecision& decision, std::uint64_t generation);
   // A person offered a bot a draw: the bot's search judges the position
   // (its move waits), then the bot accepts a proven draw or declines.
   void judge_draw();

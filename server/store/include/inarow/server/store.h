@@ -146,6 +146,9 @@ struct FinishMatch {
   std::vector<MoveRecord> moves;  // the game's record, in ply order
   // A rated game's rating changes, by seat (schema 5).
   std::optional<std::array<RatingDelta, 2>> ratings = std::nullopt;
+  // The players changed sides in the opening: the record files each one by
+  // the side they finished with (CreateMatch had them as they started).
+  bool swapped = false;
 };
 // The server is alive at this time (Unix ms): a heartbeat. A restore charges
 // no thinking time past the last one (nor past the last event).
