@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   std::int64_t grace_ms = config.reconnect_grace.count();
   std::int64_t http_timeout_ms = config.http_request_timeout.count();
   std::int64_t unwatched_ms = config.unwatched_grace.count();
+  std::int64_t failure_window_ms = config.password_failure_window.count();
   std::string log_level = "info";
   bool no_sync = false;
 
@@ -91,6 +92,35 @@ int main(int argc, char** argv) {
                  "Most matches in one listMatches answer, and most seeks in one seekList")
       ->envname("INAROW_LIST_PAGE_SIZE")
       ->check(CLI::Range(1, 1000));
+  // Accounts: the Argon2id cost (libsodium's minimums: 1 pass, 8 KiB) and
+  // the bounds on hashing and on wrong passwords.
+  app.add_option("--password-ops", config.password_ops, "Argon2id passes over memory per hash")
+      ->envname("INAROW_PASSWORD_OPS")
+      ->check(CLI::Range(1u, 20u));
+  app.add_option("--password-memory-kib", config.password_memory_kib,
+                 "Argon2id memory per hash, in KiB")
+      ->envname("INAROW_PASSWORD_MEMORY_KIB")
+      ->check(CLI::Range(std::size_t{8}, std::size_t{4} * 1024 * 1024));
+  app.add_option("--password-threads", config.password_threads,
+                 "Threads that hash passwords (each holds one hash's memory)")
+      ->envname("INAROW_PASSWORD_THREADS")
+      ->check(CLI::Range(1, 64));
+  app.add_option("--max-pending-passwords", config.max_pending_passwords,
+                 "Password hashes that may wait or run at once; more are refused")
+      ->envname("INAROW_MAX_PENDING_PASSWORDS")
+      ->check(CLI::Range(1, 100'000));
+  app.add_option("--password-failures-per-name", config.password_failures_per_name,
+                 "Wrong passwords for one account name within the window")
+      ->envname("INAROW_PASSWORD_FAILURES_PER_NAME")
+      ->check(CLI::Range(1, 100'000));
+  app.add_option("--password-failures-per-address", config.password_failures_per_address,
+                 "Wrong passwords from one address within the window")
+      ->envname("INAROW_PASSWORD_FAILURES_PER_ADDRESS")
+      ->check(CLI::Range(1, 1'000'000));
+  app.add_option("--password-failure-window-ms", failure_window_ms,
+                 "The window over which wrong passwords are counted")
+      ->envname("INAROW_PASSWORD_FAILURE_WINDOW_MS")
+      ->check(CLI::Range(1, 86'400'000));
   app.add_option("--log-level", log_level, "trace, debug, info, warn, error")
       ->envname("INAROW_LOG_LEVEL");
   CLI11_PARSE(app, argc, argv);
@@ -99,6 +129,7 @@ int main(int argc, char** argv) {
   config.reconnect_grace = std::chrono::milliseconds(grace_ms);
   config.http_request_timeout = std::chrono::milliseconds(http_timeout_ms);
   config.unwatched_grace = std::chrono::milliseconds(unwatched_ms);
+  config.password_failure_window = std::chrono::milliseconds(failure_window_ms);
   config.store_full_sync = !no_sync;
   spdlog::set_level(spdlog::level::from_str(log_level));
   spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %l [%t] %v");
