@@ -2,8 +2,10 @@
 // WebSocket. The page shows what the server says and sends what the player
 // asks; whether a move is legal is for the server to answer.
 import { Connection } from './connection.js';
-import { parseVariant, renderBoard, boardStyle, columnName, cellName, variantTitle } from './board.js';
-import { matchFromState, applyEvent, applyRematchEvent, clockLeft, timed } from './match.js';
+import { parseVariant, renderBoard, boardStyle, columnName, cellName, variantTitle, swap2Allowed } from './board.js';
+import {
+  matchFromState, applyEvent, applyRematchEvent, clockLeft, timed, actingSide, placingStone,
+} from './match.js';
 import * as sound from './sound.js';
 import * as seeks from './seeks.js';
 import { initHistory, refreshMyGames, openReplay } from './history.js';
@@ -40,6 +42,7 @@ let online = false;     // greeted on the current socket: requests may go
 let lostTrack = '';     // why the watched game on screen no longer follows the server
 let selected = null;    // touch screens: the cell tapped once (its name, the move), waiting for a confirming tap
 let lowTimeWarned = ''; // the match whose low-time warning has sounded
+let choiceSent = null;  // {matchId, seq}: an opening choice sent at that event, until it is answered
 
 // Reconnecting backs off from half a second to five, one timer at a time.
 const RECONNECT_BASE_MS = 500;
@@ -199,7 +202,7 @@ function onState(state) {
     // what only events carry: the winning line, rating changes, presence.
     const keep = {
       winningLine: game.winningLine, ratings: game.ratings, presence: game.presence,
-      rematchOfferedBy: game.rematchOfferedBy, rematchId: game.rematchId,
+      rematchOfferedBy: game.rematchOfferedBy, rematchId: game.rematchId, openingNotes: game.openingNotes,
     };
     showGame({ ...matchFromState(state), ...keep }, watching);
     return;
@@ -236,8 +239,12 @@ function onEvent(event) {
         sound.play('start');
         const side = mySide();
         const opponent = side === 'SIDE_FIRST' ? game.second : game.first;
-        announce(`Game started: you play ${spokenPiece(game.variant, side)} against ${opponent.name || 'your opponent'}`
-          + (side === game.toMove ? '; your move.' : '.'));
+        if (game.opening) {
+          announce(`Game started against ${opponent.name || 'your opponent'}, with the swap2 opening. ${openingText()}.`);
+        } else {
+          announce(`Game started: you play ${spokenPiece(game.variant, side)} against ${opponent.name || 'your opponent'}`
+            + (side === game.toMove ? '; your move.' : '.'));
+        }
       }
     }
     return;
@@ -261,11 +268,16 @@ function onEvent(event) {
   if (told.moved) {
     selected = null;
     sound.play('move');
-    // Our own moves are heard as the click that made them; the others' are told.
-    if (watching || told.side !== mySide()) {
-      announce(`${sideName(told.side)} (${spokenPiece(game.variant, told.side)}) played ${told.move}`
-        + (myTurn() ? '. Your move.' : '.'));
+    // Our own moves are heard as the click that made them; the others' are
+    // told. In an opening one player may place either colour: `by` placed it.
+    if (watching || told.by !== mySide()) {
+      announce(`${sideName(told.by)} (${spokenPiece(game.variant, told.side)}) played ${told.move}${turnPrompt()}`);
     }
+  }
+  if (told.chosen) {
+    const note = choiceText(told.chosen);
+    game.openingNotes.push(note);
+    announce(note + turnPrompt());
   }
   if (told.ended) {
     sound.play('end');
@@ -398,14 +410,74 @@ function spokenPiece(variant, side) {
   return piece === '×' ? 'cross' : piece === '○' ? 'nought' : piece;
 }
 
+// Our turn to act: a stone, or during an opening maybe a choice.
 function myTurn() {
-  return game && !game.result && mySide() === game.toMove;
+  return game && !game.result && mySide() === actingSide(game);
 }
 
-// Our turn and a connection to send the move on.
+// Our turn to place a stone and a connection to send it on.
 function canPlay() {
-  return online && myTurn();
+  return online && myTurn() && placingStone(game);
 }
+
+// Our turn to make an opening choice (buttons, not the board).
+function myChoice() {
+  return myTurn() && !placingStone(game);
+}
+
+// What follows an announced move or choice: whether we act now, and how.
+function turnPrompt() {
+  if (!myTurn()) return '.';
+  return game.opening ? `. ${openingText()}.` : '. Your move.';
+}
+
+// A side's colour in words, for the opening: "black" and "white" on a goban
+// (X and O on a small grid).
+function colourWord(side) {
+  const piece = pieceName(game.variant, side);
+  return piece === '×' ? 'X' : piece === '○' ? 'O' : piece;
+}
+
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
+// What the opening asks now, in words: of us when it is our turn, else who
+// is doing what (a spectator's view too).
+function openingText() {
+  const o = game.opening;
+  const [b, w] = [colourWord('SIDE_FIRST'), colourWord('SIDE_SECOND')];
+  const n = game.moves.length;
+  const mine = !watching && mySide() === o.toAct;
+  const who = sideName(o.toAct);
+  switch (o.step) {
+    case 'OPENING_STEP_PLACE_THREE':
+      return mine ? `Place three stones: ${b}, ${w}, ${b} (${n + 1} of 3)`
+        : `${who} is placing the opening stones (${n + 1} of 3)`;
+    case 'OPENING_STEP_CHOOSE':
+      return mine ? `Choose: play ${b}, play ${w}, or place two more stones`
+        : `${who} is choosing: play ${b}, play ${w}, or place two more stones`;
+    case 'OPENING_STEP_PLACE_TWO':
+      return mine ? `Place two more stones: ${w}, then ${b} (${n - 2} of 2)`
+        : `${who} is placing two more stones: ${w}, then ${b} (${n - 2} of 2)`;
+    case 'OPENING_STEP_CHOOSE_SIDE':
+      return mine ? `Choose your colour: ${b} or ${w}` : `${who} is choosing a colour`;
+    default:
+      return '';
+  }
+}
+
+// An opening choice in words, once applied: the chooser holds the side they
+// took (or, placing two more, still their own).
+function choiceText({ by, side, placeTwo }) {
+  const who = sideName(side || by);
+  return placeTwo ? `${who} chose to place two more stones` : `${who} took ${colourWord(side)}`;
+}
+
+const OPENING_STEPS = {
+  OPENING_STEP_PLACE_THREE: 'place-three',
+  OPENING_STEP_CHOOSE: 'choose',
+  OPENING_STEP_PLACE_TWO: 'place-two',
+  OPENING_STEP_CHOOSE_SIDE: 'choose-side',
+};
 
 // A takeback undoes our last move, so there must be one: the first player has
 // moved after one ply, the second after two.
@@ -430,6 +502,7 @@ function draw() {
   view.dataset.role = watching ? 'spectator' : 'player';
   view.dataset.turn = game.result ? 'over' : myTurn() ? 'me' : 'them';
   view.dataset.result = game.result || '';
+  view.dataset.opening = (!game.result && game.opening && OPENING_STEPS[game.opening.step]) || '';
 
   for (const s of ['SIDE_FIRST', 'SIDE_SECOND']) {
     const p = s === 'SIDE_FIRST' ? game.first : game.second;
@@ -439,7 +512,7 @@ function draw() {
     const rating = currentRating(p);
     node.querySelector('.rating').textContent = rating ? Math.round(rating.rating ?? 1500) : '';
     node.querySelector('.away').hidden = game.presence[s] !== false || Boolean(p.bot);
-    node.classList.toggle('to-move', !game.result && game.toMove === s);
+    node.classList.toggle('to-move', !game.result && actingSide(game) === s);
     const clock = node.querySelector('.clock');
     clock.hidden = !timed(game);
   }
@@ -454,7 +527,8 @@ function draw() {
     moves: game.moves,
     winningLine: game.winningLine,
     playable: canPlay(),
-    mySide: side === 'SIDE_SECOND' ? 2 : 1,
+    // The preview is the colour of the stone we would place: in an opening not always our side's.
+    mySide: (canPlay() ? game.toMove : side) === 'SIDE_SECOND' ? 2 : 1,
     pieceNames: [spokenPiece(game.variant, 'SIDE_FIRST'), spokenPiece(game.variant, 'SIDE_SECOND')],
     cursor: canPlay() ? cursor : null,
     selected,
@@ -467,17 +541,47 @@ function draw() {
 
   const status = $('#game-status');
   if (game.result) status.textContent = resultText();
+  else if (game.opening) status.textContent = openingText();
   else if (watching) status.textContent = `${sideName(game.toMove)} to move (${pieceName(game.variant, game.toMove)})`;
   else status.textContent = myTurn() ? `Your move (${pieceName(game.variant, side)})` : `Waiting for ${sideName(game.toMove)}…`;
   status.classList.toggle('your-turn', myTurn());
-  document.title = myTurn() ? '● Your move · inarow' : game.result ? `${resultText()} · inarow` : 'inarow';
+  document.title = myTurn() ? `● Your ${myChoice() ? 'choice' : 'move'} · inarow`
+    : game.result ? `${resultText()} · inarow` : 'inarow';
+
+  // The opening's choices: a side, or (the first time) two more stones.
+  const choice = $('#opening-choice');
+  const choosing = !watching && myChoice();
+  if (choosing) {
+    const [b, w] = [colourWord('SIDE_FIRST'), colourWord('SIDE_SECOND')];
+    const black = Math.ceil(game.moves.length / 2), white = game.moves.length - black;
+    const stones = (k) => `${k} stone${k === 1 ? '' : 's'}`;
+    $('#opening-hint').textContent = `${capital(b)} has ${stones(black)}, ${w} ${stones(white)}; `
+      + `${game.toMove === 'SIDE_FIRST' ? b : w} plays next.`;
+    $('#choose-first').textContent = `Play ${b}`;
+    $('#choose-second').textContent = `Play ${w}`;
+    $('#choose-place-two').hidden = game.opening.step !== 'OPENING_STEP_CHOOSE';
+    // While a choice is on its way the buttons say so but keep the focus (a disabled one would drop it).
+    for (const id of ['#choose-first', '#choose-second', '#choose-place-two']) {
+      $(id).disabled = !online;
+      $(id).setAttribute('aria-disabled', String(choiceWaiting()));
+    }
+  }
+  // A choice made with the keyboard leaves the focus on the board, not lost with its button.
+  const focusInChoice = choice.contains(document.activeElement);
+  choice.hidden = !choosing;
+  if (focusInChoice && !choosing) $('#board').focus({ preventScroll: true });
+  const notes = game.openingNotes || [];
+  $('#opening-note').textContent = notes.length ? `${notes.join('. ')}.` : '';
 
   const playing = !watching && side && !game.result;
   $('#resign').hidden = !playing;
   $('#offer-draw').hidden = !playing || game.drawOfferedBy === side;
-  $('#offer-draw').disabled = !online || Boolean(game.drawOfferedBy);
+  // Neither a draw nor a takeback while the opening is being bargained.
+  const inOpening = Boolean(game.opening);
+  $('#offer-draw').disabled = !online || Boolean(game.drawOfferedBy) || inOpening;
   $('#takeback').hidden = !playing || !haveMoved(side);
-  $('#takeback').disabled = !online || Boolean(game.takebackRequestedBy);
+  $('#takeback').disabled = !online || Boolean(game.takebackRequestedBy) || inOpening;
+  for (const id of ['#offer-draw', '#takeback']) $(id).title = inOpening ? 'Not during the opening' : '';
   $('#resign').disabled = !online;
   for (const id of ['#accept-draw', '#decline-draw', '#accept-takeback', '#decline-takeback']) $(id).disabled = !online;
   $('#draw-answer').hidden = !playing || !game.drawOfferedBy || game.drawOfferedBy === side;
@@ -620,6 +724,28 @@ function tapOrPlay(move, cell) {
 }
 
 $('#confirm-play').addEventListener('click', () => { if (selected) play(selected); });
+
+// An opening choice: {side} or {placeTwo: true}. The buttons wait for its
+// event (or the refusal) so that one click sends one choice.
+function choiceWaiting() {
+  return choiceSent !== null && choiceSent.matchId === game.matchId && choiceSent.seq === game.lastSeq;
+}
+
+async function chooseOpening(choice) {
+  if (!game || !online || !myChoice() || choiceWaiting()) return;
+  const matchId = game.matchId;
+  const sent = { matchId, seq: game.lastSeq };
+  choiceSent = sent;
+  draw();
+  const answer = await run(() => conn.request({ chooseOpening: { matchId, ...choice } }));
+  if (!answer && choiceSent === sent) {
+    choiceSent = null;
+    if (game && game.matchId === matchId) draw();
+  }
+}
+$('#choose-first').addEventListener('click', () => chooseOpening({ side: 'SIDE_FIRST' }));
+$('#choose-second').addEventListener('click', () => chooseOpening({ side: 'SIDE_SECOND' }));
+$('#choose-place-two').addEventListener('click', () => chooseOpening({ placeTwo: true }));
 $('#confirm-cancel').addEventListener('click', () => {
   selected = null;
   draw();
@@ -634,8 +760,24 @@ function variantChoice() {
   const choice = $('#variant').value;
   if (choice !== 'custom') return choice;
   const [m, n, k] = ['#m', '#n', '#k'].map((s) => Number($(s).value));
-  return `mnk:${m},${n},${k}${$('#gravity').checked ? ',gravity' : ''}${$('#exact').checked ? ',exact' : ''}`;
+  const swap2 = $('#swap2').checked && !$('#swap2').disabled;
+  return `mnk:${m},${n},${k}${$('#gravity').checked ? ',gravity' : ''}${$('#exact').checked ? ',exact' : ''}`
+    + (swap2 ? ',swap2' : '');
 }
+
+// swap2 is offered only for a board it can open (the server's rule).
+function updateSwap2() {
+  const [width, height, k] = ['#m', '#n', '#k'].map((s) => Number($(s).value));
+  const allowed = swap2Allowed({ width, height, k, gravity: $('#gravity').checked });
+  $('#swap2').disabled = !allowed;
+  if (!allowed) $('#swap2').checked = false;
+  $('#swap2-label').classList.toggle('disabled', !allowed);
+}
+for (const id of ['#m', '#n', '#k', '#gravity']) {
+  $(id).addEventListener('input', updateSwap2);
+  $(id).addEventListener('change', updateSwap2);
+}
+updateSwap2();
 
 // The input's `required` lets a name of spaces through; the server would
 // refuse it, so the form says so at once.
@@ -665,7 +807,7 @@ $('#variant').addEventListener('change', () => {
 });
 
 const botStrength = () => online && showBotStrength($('#level').value, variantChoice());
-for (const id of ['#variant', '#level', '#m', '#n', '#k', '#gravity', '#exact']) {
+for (const id of ['#variant', '#level', '#m', '#n', '#k', '#gravity', '#exact', '#swap2']) {
   $(id).addEventListener('change', botStrength);
 }
 

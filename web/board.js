@@ -5,14 +5,30 @@ const SVG = 'http://www.w3.org/2000/svg';
 
 // "tictactoe", "connect4", "gomoku", "gomoku-standard",
 // "mnk:M,N,K[,gravity][,exact]" -> shape. `exact`: only exactly k wins.
+// A swap2 opening ("gomoku-swap2", "mnk:…,swap2") keeps the shape and sets
+// swap2: the stones still alternate, only who places them changes.
 export function parseVariant(name) {
-  if (name === 'tictactoe') return { name, width: 3, height: 3, k: 3, gravity: false };
-  if (name === 'connect4') return { name, width: 7, height: 6, k: 4, gravity: true };
-  if (name === 'gomoku') return { name, width: 15, height: 15, k: 5, gravity: false };
-  if (name === 'gomoku-standard') return { name, width: 15, height: 15, k: 5, gravity: false, exact: true };
-  const m = /^mnk:(\d+),(\d+),(\d+)(,gravity)?(,exact)?$/.exec(name || '');
+  const named = /^(tictactoe|connect4|gomoku|gomoku-standard)(-swap2)?$/.exec(name || '');
+  if (named) {
+    const shapes = {
+      tictactoe: { width: 3, height: 3, k: 3, gravity: false },
+      connect4: { width: 7, height: 6, k: 4, gravity: true },
+      gomoku: { width: 15, height: 15, k: 5, gravity: false },
+      'gomoku-standard': { width: 15, height: 15, k: 5, gravity: false, exact: true },
+    };
+    return { name, ...shapes[named[1]], swap2: Boolean(named[2]) };
+  }
+  const m = /^mnk:(\d+),(\d+),(\d+)(,gravity)?(,exact)?(,swap2)?$/.exec(name || '');
   if (!m) return null;
-  return { name, width: +m[1], height: +m[2], k: +m[3], gravity: Boolean(m[4]), exact: Boolean(m[5]) };
+  return {
+    name, width: +m[1], height: +m[2], k: +m[3], gravity: Boolean(m[4]), exact: Boolean(m[5]), swap2: Boolean(m[6]),
+  };
+}
+
+// Whether a board can be opened with swap2, as the server judges it: no
+// gravity, k of 4 or more and at least 16 cells.
+export function swap2Allowed(v) {
+  return !v.gravity && v.k >= 4 && v.width * v.height >= 16;
 }
 
 // How the board looks: discs in a frame under gravity, X and O on a small
@@ -257,9 +273,14 @@ function starPoints(v) {
 export function variantTitle(name) {
   const v = parseVariant(name);
   if (!v) return name;
-  if (name === 'tictactoe') return 'Tic-tac-toe';
-  if (name === 'connect4') return 'Connect four';
-  if (name === 'gomoku') return 'Gomoku 15×15';
-  if (name === 'gomoku-standard') return 'Gomoku 15×15, exactly five';
-  return `${v.width}×${v.height}, ${v.exact ? 'exactly ' : ''}${v.k} in a row${v.gravity ? ', gravity' : ''}`;
+  const titles = {
+    tictactoe: 'Tic-tac-toe',
+    connect4: 'Connect four',
+    gomoku: 'Gomoku 15×15',
+    'gomoku-standard': 'Gomoku 15×15, exactly five',
+  };
+  const base = name.replace(/-swap2$/, '');
+  const title = titles[base]
+    || `${v.width}×${v.height}, ${v.exact ? 'exactly ' : ''}${v.k} in a row${v.gravity ? ', gravity' : ''}`;
+  return v.swap2 ? `${title}, swap2` : title;
 }

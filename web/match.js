@@ -4,7 +4,7 @@
 
 // A MatchState (JSON mapping, defaults left out) as a plain object.
 export function matchFromState(state) {
-  return {
+  const match = {
     matchId: state.matchId,
     variant: state.variant,
     kind: state.kind,
@@ -27,7 +27,29 @@ export function matchFromState(state) {
     clocks: readClocks(state.clocks),
     rematchOfferedBy: null,  // after the end: the side offering a rematch
     rematchId: null,         // the rematch once it began
+    opening: readOpening(state.opening),
+    openingNotes: [],        // the opening's choices seen here, in words (app.js)
   };
+  if (match.result) match.opening = null;
+  return match;
+}
+
+// Where a swap2 opening stands: {step, toAct}, or null when there is none
+// (no opening rule, or it is over: the sides move in turn).
+export function readOpening(o) {
+  if (!o || !o.step || o.step === 'OPENING_STEP_UNSPECIFIED') return null;
+  return { step: o.step, toAct: o.toAct && o.toAct !== 'SIDE_UNSPECIFIED' ? o.toAct : 'SIDE_FIRST' };
+}
+
+// The side whose player acts now: during an opening the one it names (by a
+// stone or a choice), else the side of the next stone.
+export function actingSide(match) {
+  return match.opening ? match.opening.toAct : match.toMove;
+}
+
+// Whether the player acting now places a stone (not a choice of sides).
+export function placingStone(match) {
+  return !match.opening || ['OPENING_STEP_PLACE_THREE', 'OPENING_STEP_PLACE_TWO'].includes(match.opening.step);
 }
 
 // Clocks as the server had them, stamped with when we heard.
@@ -73,15 +95,34 @@ export function applyRematchEvent(match, event) {
 
 // Applies one event (already known to be this match's and new). Returns what
 // the player may want told: {declined: 'draw' | 'takeback', by},
-// {moved: true, side, move} or {ended: true}.
+// {moved: true, side, move, by} (side: the stone's; by: the side of the
+// player who placed it, which differs in an opening), {chosen: {by, side,
+// placeTwo, swapped}} or {ended: true}.
 export function applyEvent(match, event) {
   match.lastSeq = Number(event.seq);
   if (event.clocks) match.clocks = readClocks(event.clocks);
   if (event.moveMade) {
+    const by = actingSide(match);
     match.moves.push(event.moveMade.move);
-    match.toMove = event.moveMade.side === 'SIDE_FIRST' ? 'SIDE_SECOND' : 'SIDE_FIRST';
+    // The stones alternate whoever places them: the next one is the other colour.
+    match.toMove = match.moves.length % 2 ? 'SIDE_SECOND' : 'SIDE_FIRST';
+    match.opening = readOpening(event.moveMade.opening);
     match.drawOfferedBy = null;  // an offer stands until the other side moves
-    return { moved: true, side: event.moveMade.side, move: event.moveMade.move };
+    return { moved: true, side: event.moveMade.side, move: event.moveMade.move, by };
+  }
+  if (event.openingChosen) {
+    const c = event.openingChosen;
+    // The players in their sides after the choice; a swap moves us too.
+    if (c.first) match.first = c.first;
+    if (c.second) match.second = c.second;
+    if (c.swapped) {
+      if (match.yourSide) match.yourSide = match.yourSide === 'SIDE_FIRST' ? 'SIDE_SECOND' : 'SIDE_FIRST';
+      const { SIDE_FIRST: first, SIDE_SECOND: second } = match.presence;  // who is away goes with them
+      match.presence = { SIDE_FIRST: second, SIDE_SECOND: first };
+    }
+    match.opening = readOpening(c.opening);
+    const side = c.side && c.side !== 'SIDE_UNSPECIFIED' ? c.side : null;
+    return { chosen: { by: c.by, side, placeTwo: Boolean(c.placeTwo), swapped: Boolean(c.swapped) } };
   }
   if (event.drawOffered) {
     match.drawOfferedBy = event.drawOffered.by;
@@ -105,6 +146,7 @@ export function applyEvent(match, event) {
     match.winningLine = event.ended.winningLine || [];
     match.ratings = event.ended.ratings || [];
     match.drawOfferedBy = match.takebackRequestedBy = null;
+    match.opening = null;
     return { ended: true };
   }
   return {};

@@ -373,6 +373,174 @@ test('moves in pairs, a board a screen reader can read, the opponent announced, 
   await page.context().close();
 });
 
+// The swap2 opening: the game view's data-opening names the step
+// (place-three, choose, place-two, choose-side; empty once it is over).
+const openingView = (page) => page.evaluate(() => {
+  const v = document.querySelector('#game-view').dataset;
+  return { opening: v.opening, turn: v.turn, ply: Number(v.ply) };
+});
+
+async function stoneCounts(page) {
+  return {
+    first: await page.locator('#board [data-stone="first"]').count(),
+    second: await page.locator('#board [data-stone="second"]').count(),
+  };
+}
+
+test('swap2 against a bot, choosing: the bot places three stones, we take black, white plays stone 4', async () => {
+  const page = await newPlayer('sam');
+  await page.locator('#lobby-view').waitFor();
+  // A custom board offers swap2 only where it can open a game: no gravity, k >= 4, 16 cells or more.
+  await page.locator('#variant').selectOption('custom');
+  await page.locator('#m').fill('9');
+  await page.locator('#n').fill('9');
+  await page.locator('#k').fill('4');
+  await page.locator('#swap2').check();
+  await page.locator('#bot-strength[data-variant="mnk:9,9,4,swap2"]').waitFor();
+  await page.locator('#gravity').check();
+  assert.equal(await page.locator('#swap2').isDisabled(), true);
+  await page.locator('#bot-strength[data-variant="mnk:9,9,4,gravity"]').waitFor();
+  await page.locator('#gravity').uncheck();
+  await page.locator('#k').fill('3');
+  assert.equal(await page.locator('#swap2').isDisabled(), true);
+  await page.locator('#k').fill('4');
+  assert.equal(await page.locator('#swap2').isDisabled(), false);
+  // The leaderboard has the swap2 games too.
+  assert.deepEqual(await page.$$eval('#top-variant option', (o) => o.map((x) => x.value).filter((v) => v.endsWith('swap2'))),
+    ['gomoku-swap2', 'gomoku-standard-swap2']);
+  await page.locator('#side').selectOption('SIDE_SECOND');
+  await startBotGame(page, { variant: 'gomoku-swap2', level: 'beginner' });
+  assert.equal(await gameView(page).getAttribute('data-variant'), 'gomoku-swap2');
+  assert.match(await page.locator('#variant-name').innerText(), /^Gomoku 15×15, swap2( · rated)?$/);
+  // The bot, seated first, places black, white, black; then the choice is ours.
+  await waitFor(page, () => {
+    const v = document.querySelector('#game-view').dataset;
+    return v.opening === 'choose' && v.turn === 'me';
+  });
+  assert.equal(await ply(page), 3);
+  assert.deepEqual(await stoneCounts(page), { first: 2, second: 1 });
+  assert.equal(await page.locator('#game-status').innerText(), 'Choose: play black, play white, or place two more stones');
+  assert.equal(await page.locator('#board .cell.playable').count(), 0, 'a stone offered while we must choose');
+  for (const name of ['Play black', 'Play white', 'Place two more stones']) {
+    assert.equal(await page.getByRole('button', { name, exact: true }).isVisible(), true, name);
+  }
+  assert.equal(await page.locator('#opening-hint').innerText(), 'Black has 2 stones, white 1 stone; white plays next.');
+  // No draw offers during the opening.
+  assert.equal(await page.locator('#offer-draw').isDisabled(), true);
+  // The choices come next after the board for the keyboard.
+  await page.locator('#board').focus();
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'choose-first');
+  await screenshot(page, 'gomoku-swap2-choice');
+  await page.getByRole('button', { name: 'Play black', exact: true }).click();
+  // The focus, on the button that went, is back on the board.
+  await waitFor(page, () => document.querySelector('#game-view').dataset.opening === '');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'board');
+
+  // Sides swapped: we are black (first); the bot, now white, places stone 4; then it is our move.
+  await waitFor(page, () => {
+    const v = document.querySelector('#game-view').dataset;
+    return v.opening === '' && v.turn === 'me' && v.ply === '4';
+  });
+  assert.equal(await page.locator('.player[data-side="SIDE_FIRST"] .name').innerText(), 'sam (you)');
+  assert.doesNotMatch(await page.locator('.player[data-side="SIDE_SECOND"] .name').innerText(), /\(you\)/);
+  assert.deepEqual(await stoneCounts(page), { first: 2, second: 2 });
+  assert.equal(await page.locator('#game-status').innerText(), 'Your move (black)');
+  assert.equal(await page.locator('#opening-choice').isVisible(), false);
+  assert.equal(await page.locator('#opening-note').innerText(), 'You took black.');
+  assert.equal(await page.locator('.player.to-move').count(), 1);
+  assert.equal(await page.locator('.player.to-move').getAttribute('data-side'), 'SIDE_FIRST');
+  assert.equal(await page.locator('#offer-draw').isDisabled(), false);
+  // Stone 5 is ours, and black.
+  await playSomewhere(page);
+  const fifth = await page.locator('#moves .move[data-ply="5"]').innerText();
+  assert.equal(await page.locator(`#board [data-cell="${fifth}"]`).getAttribute('data-stone'), 'first');
+  const counts = await stoneCounts(page);
+  assert.equal(counts.first, 3);
+  assert.equal(counts.second, (await ply(page)) - 3);
+  await screenshot(page, 'gomoku-swap2-chooser');
+  await page.locator('#resign').click();
+  await page.locator('#resign').click();
+  await waitFor(page, () => document.querySelector('#game-view').dataset.turn === 'over');
+  assert.match(await page.locator('#game-status').innerText(), /You lost · resignation/);
+  assertNoErrors(page);
+  await page.context().close();
+});
+
+test('swap2 against a bot, proposing: we place three stones by clicking, the bot decides, play goes on', async () => {
+  const page = await newPlayer('pip');
+  await startBotGame(page, { variant: 'gomoku-swap2', level: 'beginner' });
+  const cells = ['h8', 'i9', 'g9'];
+  for (const [i, cell] of cells.entries()) {
+    await waitFor(page, (n) => {
+      const v = document.querySelector('#game-view').dataset;
+      return v.opening === 'place-three' && v.turn === 'me' && Number(v.ply) === n;
+    }, i);
+    assert.equal(await page.locator('#game-status').innerText(), `Place three stones: black, white, black (${i + 1} of 3)`);
+    if (i === 0) {
+      assert.equal(await page.locator('#takeback').isVisible(), false);
+      assert.equal(await page.locator('#offer-draw').isDisabled(), true);
+    }
+    await page.locator(`#board [data-cell="${cell}"]`).click();
+  }
+  // Our three stones, by ply parity black, white, black, came before any of the bot's.
+  await waitFor(page, () => Number(document.querySelector('#game-view').dataset.ply) >= 3);
+  assert.deepEqual(await page.$$eval('#moves .move', (n) => n.slice(0, 3).map((m) => m.textContent)), cells);
+  assert.deepEqual(await Promise.all(cells.map((c) => page.locator(`#board [data-cell="${c}"]`).getAttribute('data-stone'))),
+    ['first', 'second', 'first']);
+
+  // The bot takes a colour, or places two more stones and hands the choice back.
+  await waitFor(page, () => {
+    const v = document.querySelector('#game-view').dataset;
+    return v.opening === '' || (v.opening === 'choose-side' && v.turn === 'me');
+  });
+  let state = await openingView(page);
+  if (state.opening === 'choose-side') {
+    assert.equal(state.ply, 5);
+    assert.deepEqual(await stoneCounts(page), { first: 3, second: 2 });
+    assert.match(await page.locator('#opening-note').innerText(), /^.+ chose to place two more stones\.$/);
+    assert.equal(await page.locator('#game-status').innerText(), 'Choose your colour: black or white');
+    assert.equal(await page.getByRole('button', { name: 'Place two more stones' }).isVisible(), false);
+    await page.getByRole('button', { name: 'Play white', exact: true }).click();
+    await waitFor(page, () => document.querySelector('#game-view').dataset.opening === '');
+    assert.match(await page.locator('#opening-note').innerText(), /You took white\.$/);
+    assert.equal(await page.locator('.player[data-side="SIDE_SECOND"] .name').innerText(), 'pip (you)');
+  } else {
+    assert.match(await page.locator('#opening-note').innerText(), /^.+ took (black|white)\.$/);
+  }
+  // The opening is over: exactly one player is to move, and the game goes on.
+  assert.equal(await page.locator('.player.to-move').count(), 1);
+  assert.equal(await page.locator('#opening-choice').isVisible(), false);
+  assert.equal(await myTurnOrOver(page), 'me');
+  const mine = await page.locator('.player', { hasText: '(you)' }).getAttribute('data-side');
+  assert.equal(await page.locator('#game-status').innerText(), `Your move (${mine === 'SIDE_FIRST' ? 'black' : 'white'})`);
+  assert.equal(await page.locator('.player.to-move').getAttribute('data-side'), mine);
+  const before = await ply(page);
+  assert.equal(before % 2 === 0 ? 'SIDE_FIRST' : 'SIDE_SECOND', mine, 'our stone is our side\'s colour');
+  await playSomewhere(page);
+  const placed = await page.locator(`#moves .move[data-ply="${before + 1}"]`).innerText();
+  assert.equal(await page.locator(`#board [data-cell="${placed}"]`).getAttribute('data-stone'),
+    mine === 'SIDE_FIRST' ? 'first' : 'second');
+  state = await openingView(page);
+  assert.equal(state.opening, '');
+  await screenshot(page, 'gomoku-swap2-proposer');
+  await page.locator('#resign').click();
+  await page.locator('#resign').click();
+  await waitFor(page, () => document.querySelector('#game-view').dataset.turn === 'over');
+  // Its replay: every stone, coloured by ply as in any game, the opening's three ours.
+  const final = await page.$$eval('#board [data-stone]', (n) => n.map((x) => x.dataset.cell + x.dataset.stone).sort());
+  await page.locator('#replay-game').click();
+  await page.locator('#replay-view').waitFor();
+  assert.equal(Number(await page.locator('#replay-view').getAttribute('data-ply')), final.length);
+  assert.deepEqual(await page.$$eval('#replay-board [data-stone]', (n) => n.map((x) => x.dataset.cell + x.dataset.stone).sort()), final);
+  await page.locator('#replay-moves button[data-ply="3"]').click();
+  assert.deepEqual(await page.$$eval('#replay-board [data-stone]', (n) => n.map((x) => x.dataset.cell + x.dataset.stone).sort()),
+    ['g9first', 'h8first', 'i9second']);
+  assert.match(await page.locator('#replay-title').innerText(), /^Gomoku 15×15, swap2: /);
+  assertNoErrors(page);
+  await page.context().close();
+});
+
 test('a phone: a gomoku stone is placed by a tap and played by a second; touch targets of 44 px', async () => {
   const page = await newPlayer('pia', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   await startBotGame(page, { variant: 'gomoku', level: 'beginner' });
