@@ -131,6 +131,24 @@ expected<Command, std::string> parse_export(const std::vector<std::string>& word
   return c;
 }
 
+// choose first|second|two: a swap2 opening's choice. The sides are named as
+// everywhere else (first = X = black, second = O = white).
+expected<Command, std::string> parse_choose(const std::vector<std::string>& words, Command& c) {
+  c.kind = Command::Kind::choose;
+  const std::string what = words.size() == 2 ? lower(words[1]) : "";
+  if (what == "first" || what == "x" || what == "black") {
+    c.side = v1::SIDE_FIRST;
+  } else if (what == "second" || what == "o" || what == "white") {
+    c.side = v1::SIDE_SECOND;
+  } else if (what == "two" || what == "2") {
+    c.place_two = true;
+  } else {
+    return unexpected(std::string(
+        "choose first (black, X), choose second (white, O) or choose two (two more stones)"));
+  }
+  return c;
+}
+
 }  // namespace
 
 bool is_bot_level(std::string_view word) {
@@ -173,6 +191,8 @@ expected<std::string, std::string> canonical_variant(std::string_view text) {
   if (name == "c4" || name == "connect-four" || name == "connectfour") name = "connect4";
   if (name == "five" || name == "gomoku") name = "gomoku";
   if (name == "standard" || name == "gomoku-standard") name = "gomoku-standard";
+  if (name == "swap2" || name == "five-swap2") name = "gomoku-swap2";
+  if (name == "standard-swap2") name = "gomoku-standard-swap2";
   auto v = Variant::parse(name);
   if (!v) return unexpected(v.error().message);
   return v->name;
@@ -201,8 +221,9 @@ expected<Command, std::string> parse_command(std::string_view line) {
     c.kind = kind;
     if (words.size() < 2)
       return unexpected(verb +
-                        " wants a variant: tictactoe, connect4, gomoku, gomoku-standard or "
-                        "mnk:M,N,K[,gravity][,exact]");
+                        " wants a variant: tictactoe, connect4, gomoku, gomoku-standard, "
+                        "gomoku-swap2, gomoku-standard-swap2 or "
+                        "mnk:M,N,K[,gravity][,exact][,swap2]");
     auto v = canonical_variant(words[1]);
     if (!v) return unexpected(v.error());
     c.variant = *v;
@@ -243,6 +264,7 @@ expected<Command, std::string> parse_command(std::string_view line) {
   if (verb == "undo" || verb == "takeback") return no_args(K::undo);
   if (verb == "decline" || verb == "no") return no_args(K::decline);
   if (verb == "rematch" || verb == "again") return no_args(K::rematch);
+  if (verb == "choose") return parse_choose(words, c);
   if (verb == "board" || verb == "show") return no_args(K::board);
   if (verb == "moves" || verb == "history") return no_args(K::moves);
   if (verb == "games") return parse_games(words, c);
@@ -299,15 +321,21 @@ expected<Command, std::string> parse_command(std::string_view line) {
 }
 
 const std::vector<std::string_view>& completion_words() {
-  static const std::vector<std::string_view> words = {
-      "bot",      "seek",     "cancel", "create",    "join",     "list",    "watch",
-      "leave",    "games",    "replay", "export",    "botmatch", "resign",  "draw",
-      "undo",     "decline",  "board",  "moves",     "sound",    "wait",    "help",
-      "quit",     "on",       "off",    "tictactoe", "connect4", "gomoku",  "gomoku-standard",
-      "mnk:",     "beginner", "easy",   "medium",    "hard",     "expert",  "master",
-      "first",    "second",   "rated",  "time",      "turn",     "start",   "end",
-      "offer",    "rematch",  "seeks",  "accept",    "casual",   "profile", "top",
-      "password", "login"};
+  static const std::vector<std::string_view> words = [] {
+    std::vector<std::string_view> w = {
+        "bot",      "seek",     "cancel", "create",    "join",     "list",    "watch",
+        "leave",    "games",    "replay", "export",    "botmatch", "resign",  "draw",
+        "undo",     "decline",  "board",  "moves",     "sound",    "wait",    "help",
+        "quit",     "on",       "off",    "tictactoe", "connect4", "gomoku",  "gomoku-standard",
+        "mnk:",     "beginner", "easy",   "medium",    "hard",     "expert",  "master",
+        "first",    "second",   "rated",  "time",      "turn",     "start",   "end",
+        "offer",    "rematch",  "seeks",  "accept",    "casual",   "profile", "top",
+        "password", "login",    "choose", "two",       "black",    "white"};
+    // The swap2 openings' names, too long for the table.
+    for (std::string_view v : {"gomoku-swap2", "gomoku-standard-swap2", "swap2"})
+      w.push_back(v);
+    return w;
+  }();
   return words;
 }
 
@@ -321,6 +349,9 @@ std::string help_text(bool in_match) {
          "  draw            offer a draw, or accept the one offered\n"
          "  undo            ask to take back your move, or accept the request\n"
          "  decline         decline a draw offer or a takeback request\n"
+         "  choose first|second|two\n"
+         "                  swap2 opening: take a side (first = X = black, second = O =\n"
+         "                  white), or place two more stones and let the other choose\n"
          "  board           draw the board again\n"
          "  moves           the moves so far, in pairs\n";
   }
@@ -347,6 +378,8 @@ std::string help_text(bool in_match) {
        "Variants: tictactoe connect4 gomoku gomoku-standard mnk:M,N,K[,gravity][,exact]\n"
        "  (gomoku: five or more wins; gomoku-standard and ,exact: exactly k, an overline is no "
        "win)\n"
+       "  gomoku-swap2 (swap2), gomoku-standard-swap2, mnk:M,N,K[,exact],swap2: the swap2\n"
+       "  opening (X places three stones; O takes a side or places two more, then X picks)\n"
        "Levels: beginner easy medium hard expert master. 5+3: 5 min + 3 s a move.\n";
   return s;
 }

@@ -34,6 +34,45 @@ std::string signed1(double x) {
   return buf;
 }
 
+// Stones placed so far in the opening's placing step (three, then two).
+std::string placed_in_step(const MatchView& v) {
+  const int ply = v.state().moves_size();
+  return std::to_string(v.opening_step() == v1::OPENING_STEP_PLACE_TWO ? ply - 3 : ply);
+}
+
+// What a swap2 opening asks of the player to act, said to them.
+std::string opening_ask(const MatchView& v) {
+  switch (v.opening_step()) {
+    case v1::OPENING_STEP_PLACE_THREE:
+      return "place 3 opening stones (X O X), " + placed_in_step(v) + " placed";
+    case v1::OPENING_STEP_CHOOSE:
+      return "`choose first` to play X, `choose second` to play O, or `choose two` to place two "
+             "more stones (O then X) and leave the choice of side to the other player";
+    case v1::OPENING_STEP_PLACE_TWO:
+      return "place two more stones (O then X), " + placed_in_step(v) + " placed";
+    case v1::OPENING_STEP_CHOOSE_SIDE:
+      return "`choose first` to play X or `choose second` to play O";
+    default:
+      return "";
+  }
+}
+
+// The same, short enough for the prompt.
+std::string opening_prompt(const MatchView& v) {
+  if (!v.my_turn()) {
+    return v.choosing() ? "waiting for the opponent's opening choice> "
+                        : "waiting for the opening stones> ";
+  }
+  switch (v.opening_step()) {
+    case v1::OPENING_STEP_CHOOSE:
+      return "choose first|second|two> ";
+    case v1::OPENING_STEP_CHOOSE_SIDE:
+      return "choose your side: first|second> ";
+    default:
+      return opening_ask(v) + "> ";
+  }
+}
+
 }  // namespace
 
 Controller::Controller(ControllerOptions options, Profile profile, Hooks hooks)
@@ -106,7 +145,7 @@ void Controller::show_board(const MatchView& v, SteadyTime now) const {
                         player_name(v, s);
     if (v.your_side() == s) label += " (you)";
     if (v.timed()) label += "  " + format_clock(v.clock_ms(s, now));
-    if (!v.over() && v.state().to_move() == s) label = paint(label, sgr::bold, st) + " <";
+    if (!v.over() && v.to_act() == s) label = paint(label, sgr::bold, st) + " <";
     return label;
   };
   out += who(v1::SIDE_FIRST) + "    " + who(v1::SIDE_SECOND);
@@ -118,10 +157,30 @@ void Controller::show_board(const MatchView& v, SteadyTime now) const {
 
 void Controller::show_turn(const MatchView& v) const {
   if (v.decided()) return;
-  const v1::Side s = v.state().to_move();
-  say("turn match=" + v.id() + " side=" + side_word(s) + " you=" + yes_no(v.my_turn()),
-      v.my_turn() ? paint("Your move.", sgr::good, options_.style)
-                  : player_name(v, s) + " to move.");
+  // In an opening the side that acts is not always the next stone's.
+  const v1::Side s = v.to_act();
+  std::string line =
+      "turn match=" + v.id() + " side=" + side_word(s) + " you=" + yes_no(v.my_turn());
+  if (!v.in_opening()) {
+    say(line, v.my_turn() ? paint("Your move.", sgr::good, options_.style)
+                          : player_name(v, s) + " to move.");
+    return;
+  }
+  line += " opening=" + std::string(step_word(v.opening_step())) +
+          " stone=" + side_word(v.state().to_move());
+  std::string pretty;
+  if (v.my_turn()) {
+    const char* what = v.opening_step() == v1::OPENING_STEP_CHOOSE_SIDE ? "Your choice of side: "
+                       : v.choosing()                                   ? "Your choice: "
+                                                                        : "Your move: ";
+    pretty = paint(what + opening_ask(v) + ".", sgr::good, options_.style);
+  } else if (v.choosing()) {
+    pretty = "Waiting for " + player_name(v, s) + "'s opening choice.";
+  } else {
+    pretty = player_name(v, s) + " places the opening stones (" + placed_in_step(v) + " of " +
+             (v.opening_step() == v1::OPENING_STEP_PLACE_TWO ? "2" : "3") + " placed).";
+  }
+  say(line, pretty);
 }
 
 // ---------------------------------------------------------------- connection
@@ -401,7 +460,8 @@ void Controller::on_match_state(const v1::ServerMessage& m, SteadyTime now) {
           " you=" + side_word(s.your_side()) + " result=" + std::string(result_word(s.result())) +
           " first=" + quote(player_name(v, v1::SIDE_FIRST)) +
           " second=" + quote(player_name(v, v1::SIDE_SECOND)) + " moves=" + join(s.moves(), ",") +
-          clocks_suffix(v, now),
+          clocks_suffix(v, now) +
+          (v.in_opening() ? " opening=" + std::string(step_word(v.opening_step())) : ""),
       std::string(resumed ? "Back in the game " : "Watching ") +
           paint(s.variant(), sgr::bold, options_.style) + ": " + player_name(v, v1::SIDE_FIRST) +
           " vs " + player_name(v, v1::SIDE_SECOND) + ", " + format_time_control(s.time_control()) +
@@ -495,7 +555,10 @@ void Controller::on_event(const v1::MatchEvent& e, SteadyTime now) {
               format_time_control(s.time_control()) + "): " + paint("X", sgr::first, st) + " " +
               rated_name(v, v1::SIDE_FIRST) + " vs " + paint("O", sgr::second, st) + " " +
               rated_name(v, v1::SIDE_SECOND) +
-              (v.seated() ? std::string(". You play ") + stone(v.your_side()) + "." : "."));
+              (v.seated() ? std::string(". You play ") + stone(v.your_side()) + "." : ".") +
+              (v.in_opening() ? " The swap2 opening: X places three stones (X O X), then O "
+                                "takes a side or places two more and leaves the choice to X."
+                              : ""));
       if (options_.pretty) show_board(v, now);
       ring(v);
       show_turn(v);
@@ -507,10 +570,40 @@ void Controller::on_event(const v1::MatchEvent& e, SteadyTime now) {
               " side=" + side_word(mm.side()) + " move=" + mm.move() + clocks_suffix(v, now),
           "");
       if (options_.pretty) {
+        // In an opening a player places stones of either side.
+        const v1::Side placer =
+            v.last_placed_by() != v1::SIDE_UNSPECIFIED ? v.last_placed_by() : mm.side();
         show_board(v, now);
-        if (mm.side() != v.your_side()) ring(v);
-        print(by(mm.side()) + " played " + paint(mm.move(), sgr::bold, st) + ".\n");
+        if (placer != v.your_side()) ring(v);
+        print(
+            by(placer) +
+            (mm.has_opening() ? std::string(" placed ") + stone(mm.side()) + " at " : " played ") +
+            paint(mm.move(), sgr::bold, st) + ".\n");
       }
+      show_turn(v);
+      break;
+    }
+    case v1::MatchEvent::kOpeningChosen: {
+      const auto& oc = e.opening_chosen();
+      // `by` is the chooser's side before the choice; after a swap they hold the other.
+      const v1::Side chooser = oc.swapped() ? opponent(oc.by()) : oc.by();
+      std::string text =
+          by(chooser) + (oc.place_two() ? " chose to place two more stones (O then X)."
+                                        : std::string(" chose to play ") + stone(oc.side()) + " (" +
+                                              side_word(oc.side()) + ").");
+      if (oc.swapped()) {
+        text += v.seated() ? std::string(" The players swap sides: you now play ") +
+                                 stone(v.your_side()) + "."
+                           : std::string(" The players swap sides.");
+      }
+      if (options_.pretty) show_board(v, now);
+      if (chooser != v.your_side()) ring(v);
+      say("opening-chosen" + id + " seq=" + std::to_string(e.seq()) + " by=" + side_word(oc.by()) +
+              " choice=" + (oc.place_two() ? "two" : side_word(oc.side())) +
+              " swapped=" + yes_no(oc.swapped()) + " you=" + side_word(v.your_side()) +
+              " first=" + quote(player_name(v, v1::SIDE_FIRST)) +
+              " second=" + quote(player_name(v, v1::SIDE_SECOND)) + clocks_suffix(v, now),
+          paint(text, sgr::note, st));
       show_turn(v);
       break;
     }
@@ -1173,6 +1266,39 @@ void Controller::execute(const Command& c) {
       send(std::move(m), c.kind);
       return;
     }
+    case K::choose: {
+      if (!need_seat()) return;
+      // Refused here when no choice is ours to make: nothing is sent.
+      if (!v->in_opening()) {
+        client_error("NO_CHOICE", v->game().variant().opening == Opening::swap2
+                                      ? "no choice to make: the opening is over"
+                                      : "no choice to make: this game has no swap2 opening");
+        return;
+      }
+      if (!v->my_turn()) {
+        client_error("NO_CHOICE", v->choosing() ? "no choice to make: waiting for the "
+                                                  "opponent's opening choice"
+                                                : "no choice to make: waiting for the "
+                                                  "opening stones");
+        return;
+      }
+      if (!v->choosing()) {
+        client_error("NO_CHOICE", "no choice to make yet: " + opening_ask(*v));
+        return;
+      }
+      if (c.place_two && v->opening_step() == v1::OPENING_STEP_CHOOSE_SIDE) {
+        client_error("NO_CHOICE", "only a side now: choose first or choose second");
+        return;
+      }
+      auto* o = m.mutable_choose_opening();
+      o->set_match_id(v->id());
+      if (c.place_two)
+        o->set_place_two(true);
+      else
+        o->set_side(c.side);
+      send(std::move(m), c.kind);
+      return;
+    }
     case K::board:
       if (!v) {
         client_error("NO_MATCH", "no match to show");
@@ -1230,6 +1356,7 @@ std::string Controller::prompt(SteadyTime now) const {
          format_clock(v->clock_ms(v1::SIDE_SECOND, now)) + " | ";
   }
   if (!v->seated()) return p + "watching> ";
+  if (v->in_opening()) return p + opening_prompt(*v);
   return p + (v->my_turn() ? std::string("your move (") + stone(v->your_side()) + ")> "
                            : std::string("waiting> "));
 }

@@ -63,9 +63,16 @@ bool MatchView::apply(const v1::MatchEvent& e, SteadyTime now) {
       break;
     }
     case v1::MatchEvent::kMoveMade:
+      last_placed_by_ = to_act();
       state_.add_moves(e.move_made().move());
       (void)game_.play(e.move_made().move());
       state_.set_to_move(opponent(e.move_made().side()));
+      // In an opening the stones alternate sides but not players: the event
+      // says who acts next; without it the opening is over.
+      if (e.move_made().has_opening())
+        *state_.mutable_opening() = e.move_made().opening();
+      else
+        state_.clear_opening();
       // An offer stands until the other side moves.
       state_.set_draw_offered_by(v1::SIDE_UNSPECIFIED);
       state_.set_takeback_requested_by(v1::SIDE_UNSPECIFIED);
@@ -90,12 +97,26 @@ bool MatchView::apply(const v1::MatchEvent& e, SteadyTime now) {
       state_.set_to_move(state_.moves_size() % 2 == 0 ? v1::SIDE_FIRST : v1::SIDE_SECOND);
       rebuild_game();
       break;
+    case v1::MatchEvent::kOpeningChosen: {
+      const auto& c = e.opening_chosen();
+      // The players exchanged sides: the seat flips, the names follow.
+      if (c.swapped() && state_.your_side() != v1::SIDE_UNSPECIFIED)
+        state_.set_your_side(opponent(state_.your_side()));
+      if (c.has_first()) *state_.mutable_first() = c.first();
+      if (c.has_second()) *state_.mutable_second() = c.second();
+      if (c.has_opening())
+        *state_.mutable_opening() = c.opening();
+      else
+        state_.clear_opening();
+      break;
+    }
     case v1::MatchEvent::kEnded:
       state_.set_result(e.ended().result());
       state_.set_end_reason(e.ended().reason());
       state_.set_draw_offered_by(v1::SIDE_UNSPECIFIED);
       state_.set_takeback_requested_by(v1::SIDE_UNSPECIFIED);
       state_.mutable_clocks()->set_running(v1::SIDE_UNSPECIFIED);
+      state_.clear_opening();
       if (e.ended().winning_line_size() > 0) {
         winning_line_.assign(e.ended().winning_line().begin(), e.ended().winning_line().end());
       }

@@ -167,6 +167,21 @@ std::string_view kind_word(v1::MatchKind k) {
   }
 }
 
+std::string_view step_word(v1::OpeningStep step) {
+  switch (step) {
+    case v1::OPENING_STEP_PLACE_THREE:
+      return "place-three";
+    case v1::OPENING_STEP_CHOOSE:
+      return "choose";
+    case v1::OPENING_STEP_PLACE_TWO:
+      return "place-two";
+    case v1::OPENING_STEP_CHOOSE_SIDE:
+      return "choose-side";
+    default:
+      return "-";
+  }
+}
+
 std::string error_word(v1::ErrorCode code) {
   std::string name = v1::ErrorCode_Name(code);
   if (name.rfind("ERROR_", 0) == 0) name.erase(0, 6);

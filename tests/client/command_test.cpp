@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace inarow::client {
 namespace {
 
@@ -121,6 +123,44 @@ TEST(CommandTest, SeeksAcceptAndRatedOrCasual) {
   EXPECT_FALSE(rated->casual);
   EXPECT_TRUE(rated->rated);
   EXPECT_FALSE(parse_command("seek c4")->casual);  // rated unless casual
+}
+
+// The swap2 opening's choice, and the variants that have it.
+TEST(CommandTest, ChooseAndTheSwap2Variants) {
+  auto black = parse_command("choose black");
+  ASSERT_TRUE(black) << black.error();
+  EXPECT_EQ(black->kind, K::choose);
+  EXPECT_EQ(black->side, v1::SIDE_FIRST);
+  EXPECT_FALSE(black->place_two);
+  EXPECT_EQ(parse_command("CHOOSE first")->side, v1::SIDE_FIRST);
+  EXPECT_EQ(parse_command("choose x")->side, v1::SIDE_FIRST);
+  EXPECT_EQ(parse_command("choose second")->side, v1::SIDE_SECOND);
+  EXPECT_EQ(parse_command("choose white")->side, v1::SIDE_SECOND);
+  EXPECT_EQ(parse_command("choose o")->side, v1::SIDE_SECOND);
+  auto two = parse_command("choose two");
+  ASSERT_TRUE(two);
+  EXPECT_TRUE(two->place_two);
+  EXPECT_EQ(two->side, v1::SIDE_UNSPECIFIED);
+  const std::string usage =
+      "choose first (black, X), choose second (white, O) or choose two (two more stones)";
+  EXPECT_EQ(parse_command("choose").error(), usage);
+  EXPECT_EQ(parse_command("choose red").error(), usage);
+  EXPECT_EQ(parse_command("choose first now").error(), usage);
+
+  EXPECT_EQ(parse_command("bot gomoku-swap2 second")->variant, "gomoku-swap2");
+  EXPECT_EQ(parse_command("bot swap2 easy")->variant, "gomoku-swap2");
+  EXPECT_EQ(parse_command("seek gomoku-standard-swap2")->variant, "gomoku-standard-swap2");
+  EXPECT_EQ(parse_command("seek standard-swap2")->variant, "gomoku-standard-swap2");
+  EXPECT_EQ(parse_command("seek mnk:15,15,5,swap2")->variant, "gomoku-swap2");
+  EXPECT_EQ(parse_command("seek mnk:9,9,4,exact,swap2")->variant, "mnk:9,9,4,exact,swap2");
+  EXPECT_FALSE(parse_command("seek mnk:7,6,4,gravity,swap2"));
+  EXPECT_FALSE(parse_command("seek tictactoe-swap2"));  // k 3 and nine cells
+
+  const auto& words = completion_words();
+  for (const char* w : {"choose", "two", "gomoku-swap2", "gomoku-standard-swap2", "swap2"})
+    EXPECT_NE(std::find(words.begin(), words.end(), w), words.end()) << w;
+  EXPECT_NE(help_text(true).find("choose first|second|two"), std::string::npos);
+  EXPECT_NE(help_text(false).find("gomoku-swap2"), std::string::npos);
 }
 
 }  // namespace

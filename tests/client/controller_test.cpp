@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 
 namespace inarow::client {
 namespace {
@@ -328,7 +329,7 @@ TEST_F(ControllerTest, LoginSignsInOnANewConnectionAndFallsBackOnAWrongPassword)
   back.mutable_welcome()->set_name("ada");
   deliver(back);
   ASSERT_EQ(sent_.size(), 3u);
-  EXPECT_TRUE(sent_[2].has_list_matches());  // the line that waited
+  EXPECT_TRUE(sent_[2].has_list_matches());                     // the line that waited
   EXPECT_EQ(out_.find("match=m1"), std::string::npos) << out_;  // the dropped event
 
   // The right password: this device gets the account's identity and a token of its own.
@@ -440,6 +441,284 @@ TEST_F(ControllerSound, SoundIsKeptInTheProfile) {
   EXPECT_TRUE(load_profile(dir).sound);
   EXPECT_TRUE(load_profile(dir / "missing").sound);  // on by default
   std::filesystem::remove_all(dir);
+}
+
+// ---------------------------------------------------------------- swap2
+
+// A gomoku-swap2 match against a bot that proposes: the bot is seated first
+// and places three stones; ada, second, chooses.
+class Swap2Test : public ControllerTest {
+ protected:
+  Swap2Test() = default;
+  explicit Swap2Test(ControllerOptions options) : ControllerTest(std::move(options)) {}
+
+  static void set_opening(v1::OpeningState* o, v1::OpeningStep step, v1::Side to_act) {
+    o->set_step(step);
+    o->set_to_act(to_act);
+  }
+
+  v1::MatchState swap2_state(std::uint64_t seq = 1) {
+    v1::MatchState s;
+    s.set_match_id("m1");
+    s.set_variant("gomoku-swap2");
+    s.set_kind(v1::MATCH_KIND_BOT);
+    s.mutable_first()->set_id("bot-easy");
+    s.mutable_first()->set_name("easy bot");
+    s.mutable_second()->set_id("p1");
+    s.mutable_second()->set_name("ada");
+    s.set_to_move(v1::SIDE_FIRST);
+    s.set_last_seq(seq);
+    set_opening(s.mutable_opening(), v1::OPENING_STEP_PLACE_THREE, v1::SIDE_FIRST);
+    return s;
+  }
+
+  v1::ServerMessage swap2_started() {
+    v1::ServerMessage m;
+    m.mutable_event()->set_match_id("m1");
+    m.mutable_event()->set_seq(1);
+    *m.mutable_event()->mutable_started()->mutable_state() = swap2_state();
+    return m;
+  }
+
+  // A stone: its side by its ply, as always; in the opening, who acts next.
+  v1::ServerMessage stone(std::uint64_t seq, int ply, const std::string& move,
+                          v1::OpeningStep step = v1::OPENING_STEP_UNSPECIFIED,
+                          v1::Side to_act = v1::SIDE_UNSPECIFIED) {
+    v1::ServerMessage m = move_event(seq, ply % 2 == 1 ? v1::SIDE_FIRST : v1::SIDE_SECOND, move);
+    m.mutable_event()->mutable_move_made()->set_ply(ply);
+    if (step != v1::OPENING_STEP_UNSPECIFIED)
+      set_opening(m.mutable_event()->mutable_move_made()->mutable_opening(), step, to_act);
+    return m;
+  }
+
+  // The bot's three stones: then ada chooses.
+  void three_stones() {
+    deliver(stone(2, 1, "h8", v1::OPENING_STEP_PLACE_THREE, v1::SIDE_FIRST));
+    deliver(stone(3, 2, "h9", v1::OPENING_STEP_PLACE_THREE, v1::SIDE_FIRST));
+    deliver(stone(4, 3, "i8", v1::OPENING_STEP_CHOOSE, v1::SIDE_SECOND));
+  }
+
+  // A choice, with the players in their sides after it.
+  v1::ServerMessage chosen(std::uint64_t seq, v1::Side by, v1::Side side, bool swapped,
+                           std::optional<v1::OpeningState> opening = std::nullopt) {
+    v1::ServerMessage m;
+    auto* e = m.mutable_event();
+    e->set_match_id("m1");
+    e->set_seq(seq);
+    auto* c = e->mutable_opening_chosen();
+    c->set_by(by);
+    c->set_side(side);
+    c->set_place_two(side == v1::SIDE_UNSPECIFIED);
+    c->set_swapped(swapped);
+    auto* ada = swapped ? c->mutable_first() : c->mutable_second();
+    auto* bot = swapped ? c->mutable_second() : c->mutable_first();
+    ada->set_id("p1");
+    ada->set_name("ada");
+    bot->set_id("bot-easy");
+    bot->set_name("easy bot");
+    if (opening) *c->mutable_opening() = *opening;
+    return m;
+  }
+};
+
+class Swap2Pretty : public Swap2Test {
+ protected:
+  Swap2Pretty() : Swap2Test({false, true, {}, "ws://test/ws", "ada"}) {}
+};
+
+TEST_F(Swap2Test, TheChooserTakesBlackAndTheSidesSwap) {
+  greet();
+  out_.clear();
+  deliver(swap2_started());
+  controller_.on_line("wait turn");  // a script: waits for the bot's three stones
+  controller_.on_line("choose black");
+  controller_.on_line("wait turn");
+  controller_.on_line("board");
+  EXPECT_TRUE(sent_.empty());
+  three_stones();
+  EXPECT_EQ(out_,
+            "started match=m1 variant=gomoku-swap2 kind=bot rated=no time=untimed "
+            "first=\"easy bot\" second=ada you=second\n"
+            "turn match=m1 side=first you=no opening=place-three stone=first\n"
+            "move match=m1 seq=2 ply=1 side=first move=h8\n"
+            "turn match=m1 side=first you=no opening=place-three stone=second\n"
+            "move match=m1 seq=3 ply=2 side=second move=h9\n"
+            "turn match=m1 side=first you=no opening=place-three stone=first\n"
+            "move match=m1 seq=4 ply=3 side=first move=i8\n"
+            "turn match=m1 side=second you=yes opening=choose stone=second\n");
+  ASSERT_EQ(sent_.size(), 1u);
+  ASSERT_TRUE(sent_[0].has_choose_opening());
+  EXPECT_EQ(sent_[0].choose_opening().match_id(), "m1");
+  EXPECT_EQ(sent_[0].choose_opening().side(), v1::SIDE_FIRST);
+  EXPECT_FALSE(sent_[0].choose_opening().place_two());
+
+  // The event comes before the answer, as the server sends them.
+  out_.clear();
+  deliver(chosen(5, v1::SIDE_SECOND, v1::SIDE_FIRST, /*swapped=*/true));
+  deliver(ack(sent_[0].request_id()));
+  EXPECT_EQ(out_,
+            "opening-chosen match=m1 seq=5 by=second choice=first swapped=yes you=first "
+            "first=ada second=\"easy bot\"\n"
+            "turn match=m1 side=second you=no\n");
+  EXPECT_EQ(sent_.size(), 1u);  // `wait turn`: the bot moves first now
+  out_.clear();
+  deliver(stone(6, 4, "g7"));
+  EXPECT_EQ(out_.substr(0, out_.find("board ")),
+            "move match=m1 seq=6 ply=4 side=second move=g7\n"
+            "turn match=m1 side=first you=yes\n");
+  // The stones keep their marks by ply: ada now plays the X stones the bot placed.
+  EXPECT_NE(out_.find("board  9  .  .  .  .  .  .  .  O  .  .  .  .  .  .  .  9\n"),
+            std::string::npos)
+      << out_;
+  EXPECT_NE(out_.find("board  8  .  .  .  .  .  .  .  X  X  .  .  .  .  .  .  8\n"),
+            std::string::npos)
+      << out_;
+  EXPECT_NE(out_.find("board  7  .  .  .  .  .  . [O] .  .  .  .  .  .  .  .  7\n"),
+            std::string::npos)
+      << out_;
+  controller_.on_line("h10");
+  ASSERT_EQ(sent_.size(), 2u);
+  EXPECT_EQ(sent_[1].move().move(), "h10");
+}
+
+TEST_F(Swap2Test, ChooseIsRefusedLocallyWhenNoChoiceIsPending) {
+  greet();
+  controller_.on_line("choose first");
+  EXPECT_EQ(out_.substr(out_.rfind("error")),
+            "error code=NO_MATCH message=\"you are not playing a match\"\n");
+  deliver(swap2_started());
+  deliver(stone(2, 1, "h8", v1::OPENING_STEP_PLACE_THREE, v1::SIDE_FIRST));
+  out_.clear();
+  controller_.on_line("choose black");  // the bot still places its stones
+  controller_.on_line("choose two");
+  EXPECT_EQ(out_,
+            "error code=NO_CHOICE message=\"no choice to make: waiting for the opening stones\"\n"
+            "error code=NO_CHOICE message=\"no choice to make: waiting for the opening stones\"\n");
+  deliver(stone(3, 2, "h9", v1::OPENING_STEP_PLACE_THREE, v1::SIDE_FIRST));
+  deliver(stone(4, 3, "i8", v1::OPENING_STEP_CHOOSE, v1::SIDE_SECOND));
+  controller_.on_line("choose white");  // ada keeps O and moves on
+  ASSERT_EQ(sent_.size(), 1u);
+  EXPECT_EQ(sent_[0].choose_opening().side(), v1::SIDE_SECOND);
+  out_.clear();
+  deliver(chosen(5, v1::SIDE_SECOND, v1::SIDE_SECOND, /*swapped=*/false));
+  deliver(ack(sent_[0].request_id()));
+  EXPECT_EQ(out_,
+            "opening-chosen match=m1 seq=5 by=second choice=second swapped=no you=second "
+            "first=\"easy bot\" second=ada\n"
+            "turn match=m1 side=second you=yes\n");
+  out_.clear();
+  controller_.on_line("choose first");  // the opening is over
+  EXPECT_EQ(out_, "error code=NO_CHOICE message=\"no choice to make: the opening is over\"\n");
+  EXPECT_EQ(sent_.size(), 1u);
+}
+
+TEST_F(Swap2Test, ChooseInAGameWithoutAnOpeningSendsNothing) {
+  greet();
+  deliver(started_event());  // tictactoe
+  out_.clear();
+  controller_.on_line("choose first");
+  EXPECT_EQ(out_,
+            "error code=NO_CHOICE message=\"no choice to make: this game has no swap2 "
+            "opening\"\n");
+  EXPECT_TRUE(sent_.empty());
+}
+
+// `choose two`: ada places two more stones, and the bot takes a side.
+TEST_F(Swap2Test, TwoMoreStonesThenTheProposerChooses) {
+  greet();
+  deliver(swap2_started());
+  three_stones();
+  controller_.on_line("choose two");
+  ASSERT_EQ(sent_.size(), 1u);
+  EXPECT_TRUE(sent_[0].choose_opening().place_two());
+  EXPECT_EQ(sent_[0].choose_opening().side(), v1::SIDE_UNSPECIFIED);
+  out_.clear();
+  v1::OpeningState two;
+  set_opening(&two, v1::OPENING_STEP_PLACE_TWO, v1::SIDE_SECOND);
+  deliver(chosen(5, v1::SIDE_SECOND, v1::SIDE_UNSPECIFIED, false, two));
+  deliver(ack(sent_[0].request_id()));
+  EXPECT_EQ(out_,
+            "opening-chosen match=m1 seq=5 by=second choice=two swapped=no you=second "
+            "first=\"easy bot\" second=ada\n"
+            "turn match=m1 side=second you=yes opening=place-two stone=second\n");
+  out_.clear();
+  controller_.on_line("choose first");  // stones are due
+  EXPECT_EQ(out_,
+            "error code=NO_CHOICE message=\"no choice to make yet: place two more stones (O "
+            "then X), 0 placed\"\n");
+  deliver(stone(6, 4, "g9", v1::OPENING_STEP_PLACE_TWO, v1::SIDE_SECOND));
+  deliver(stone(7, 5, "j8", v1::OPENING_STEP_CHOOSE_SIDE, v1::SIDE_FIRST));
+  EXPECT_NE(out_.find("turn match=m1 side=second you=yes opening=place-two stone=first\n"),
+            std::string::npos)
+      << out_;
+  EXPECT_NE(out_.find("turn match=m1 side=first you=no opening=choose-side stone=second\n"),
+            std::string::npos)
+      << out_;
+  out_.clear();
+  controller_.on_line("choose first");
+  EXPECT_EQ(out_,
+            "error code=NO_CHOICE message=\"no choice to make: waiting for the opponent's "
+            "opening choice\"\n");
+  // The bot takes O: the players swap, and the bot moves.
+  out_.clear();
+  deliver(chosen(8, v1::SIDE_FIRST, v1::SIDE_SECOND, /*swapped=*/true));
+  EXPECT_EQ(out_,
+            "opening-chosen match=m1 seq=8 by=first choice=second swapped=yes you=first "
+            "first=ada second=\"easy bot\"\n"
+            "turn match=m1 side=second you=no\n");
+  EXPECT_EQ(sent_.size(), 1u);
+}
+
+// A reconnecting player's state says where the opening stands.
+TEST_F(Swap2Test, AResumedStateCarriesTheOpening) {
+  greet();
+  v1::ServerMessage m;
+  auto& s = *m.mutable_match_state() = swap2_state(4);
+  s.set_your_side(v1::SIDE_SECOND);
+  s.set_to_move(v1::SIDE_SECOND);
+  for (const char* move : {"h8", "h9", "i8"})
+    s.add_moves(move);
+  set_opening(s.mutable_opening(), v1::OPENING_STEP_CHOOSE, v1::SIDE_SECOND);
+  deliver(m);
+  EXPECT_EQ(out_.substr(out_.find("state ")),
+            "state match=m1 variant=gomoku-swap2 kind=bot seq=4 ply=3 to-move=second you=second "
+            "result=ongoing first=\"easy bot\" second=ada moves=h8,h9,i8 opening=choose\n"
+            "turn match=m1 side=second you=yes opening=choose stone=second\n");
+  controller_.on_line("choose two");
+  ASSERT_EQ(sent_.size(), 1u);
+  EXPECT_TRUE(sent_[0].choose_opening().place_two());
+}
+
+// For a person: what is asked, in the prompt and in words; the cards change
+// with a swap.
+TEST_F(Swap2Pretty, ThePromptSaysWhatTheOpeningAsks) {
+  greet();
+  auto prompt = [&] { return controller_.prompt(std::chrono::steady_clock::now()); };
+  deliver(swap2_started());
+  EXPECT_EQ(prompt(), "waiting for the opening stones> ");
+  EXPECT_NE(out_.find("easy bot places the opening stones (0 of 3 placed)."), std::string::npos)
+      << out_;
+  three_stones();
+  EXPECT_NE(out_.find("easy bot placed O at h9."), std::string::npos) << out_;
+  EXPECT_EQ(prompt(), "choose first|second|two> ");
+  EXPECT_NE(out_.find("Your choice: `choose first` to play X, `choose second` to play O, "
+                      "or `choose two`"),
+            std::string::npos)
+      << out_;
+  EXPECT_NE(out_.find("X easy bot    O ada (you) <"), std::string::npos) << out_;
+  controller_.on_line("choose black");
+  out_.clear();
+  deliver(chosen(5, v1::SIDE_SECOND, v1::SIDE_FIRST, /*swapped=*/true));
+  deliver(ack(sent_.back().request_id()));
+  EXPECT_NE(out_.find("X ada (you)    O easy bot <"), std::string::npos) << out_;
+  EXPECT_NE(out_.find("You chose to play X (first). The players swap sides: you now play X."),
+            std::string::npos)
+      << out_;
+  EXPECT_NE(out_.find("easy bot to move."), std::string::npos) << out_;
+  EXPECT_EQ(prompt(), "waiting> ");
+  deliver(stone(6, 4, "g7"));
+  EXPECT_NE(out_.find("easy bot played g7."), std::string::npos) << out_;
+  EXPECT_EQ(prompt(), "your move (X)> ");
 }
 
 }  // namespace

@@ -42,6 +42,7 @@ struct Command {
     undo,         // ask for a takeback, or accept the opponent's request
     decline,      // decline a pending draw offer or takeback request, or a rematch offer
     rematch,      // after a match: play again, sides swapped (or accept the offer of it)
+    choose,       // a swap2 opening's choice: a side (side), or two more stones (place_two)
     board,        // draw the board again
     moves,        // the moves so far, in pairs: "1. h8 i9  2. ..."
     sound,        // sound on|off: the terminal bell, remembered in the profile
@@ -72,6 +73,7 @@ struct Command {
   bool psq = false;     // export: Piskvork's record instead of our text
   std::string file;     // export: where to write it (empty: print it)
   WaitFor wait_for = WaitFor::turn;
+  bool place_two = false;  // choose two: two more stones, then the other player takes a side
 };
 
 // One line. Words that are not a command are a move ("b2", "4").

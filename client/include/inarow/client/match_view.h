@@ -38,7 +38,26 @@ class MatchView {
   bool over() const { return state_.result() != v1::RESULT_UNSPECIFIED; }
   // The board already shows a finished game: the server's `ended` is on its way.
   bool decided() const { return over() || game_.over(); }
-  bool my_turn() const { return seated() && !decided() && state_.to_move() == your_side(); }
+  // A swap2 opening is under way (MatchState.opening): its step, and whose act it is.
+  bool in_opening() const {
+    return state_.has_opening() && state_.opening().step() != v1::OPENING_STEP_UNSPECIFIED;
+  }
+  v1::OpeningStep opening_step() const {
+    return in_opening() ? state_.opening().step() : v1::OPENING_STEP_UNSPECIFIED;
+  }
+  // The side whose player acts now: in an opening its to_act (a stone or a
+  // choice), else the side of the next stone (to_move).
+  v1::Side to_act() const { return in_opening() ? state_.opening().to_act() : state_.to_move(); }
+  // The player to act chooses (ChooseOpening) rather than places a stone.
+  bool choosing() const {
+    return opening_step() == v1::OPENING_STEP_CHOOSE ||
+           opening_step() == v1::OPENING_STEP_CHOOSE_SIDE;
+  }
+  // It is this client's player's turn: a stone or, in an opening, a choice.
+  bool my_turn() const { return seated() && !decided() && to_act() == your_side(); }
+  // Who placed the last stone (in an opening, not always its side's player;
+  // as seated when it was placed). Unspecified before the first event.
+  v1::Side last_placed_by() const { return last_placed_by_; }
   bool timed() const { return state_.time_control().initial_ms() > 0; }
   const v1::PlayerInfo& player(v1::Side side) const {
     return side == v1::SIDE_SECOND ? state_.second() : state_.first();
@@ -57,6 +76,7 @@ class MatchView {
   Game game_;
   SteadyTime clocks_at_;
   std::vector<std::string> winning_line_;
+  v1::Side last_placed_by_ = v1::SIDE_UNSPECIFIED;
 };
 
 v1::Side opponent(v1::Side s);

@@ -49,6 +49,8 @@ std::string quote(std::string_view value);
 std::string_view result_word(v1::Result r);
 std::string_view reason_word(v1::EndReason r);
 std::string_view kind_word(v1::MatchKind k);
+// OPENING_STEP_CHOOSE -> "choose"; "place-three", "place-two", "choose-side", "-".
+std::string_view step_word(v1::OpeningStep step);
 // ERROR_ILLEGAL_MOVE -> "ILLEGAL_MOVE".
 std::string error_word(v1::ErrorCode code);
 
