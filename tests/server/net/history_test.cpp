@@ -39,17 +39,6 @@ v1::ClientMessage get_game_message(const std::string& match_id) {
   return m;
 }
 
-// The next event of `kind` for `match_id`, skipping everything else.
-v1::MatchEvent wait_event(WsClient& c, const std::string& match_id, Kind kind) {
-  auto m = c.next_until(
-      [&](const v1::ServerMessage& s) {
-        return s.has_event() && s.event().match_id() == match_id && s.event().kind_case() == kind;
-      },
-      10s);
-  EXPECT_TRUE(m) << "no event " << static_cast<int>(kind) << " for " << match_id;
-  return m ? m->event() : v1::MatchEvent{};
-}
-
 std::vector<std::string> ids_of(const v1::GameList& list) {
   std::vector<std::string> out;
   for (const auto& g : list.games())

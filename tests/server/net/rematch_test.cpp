@@ -34,18 +34,6 @@ v1::ClientMessage rematch_message(const std::string& match_id, bool decline = fa
   return m;
 }
 
-// The next event of `kind` for `match_id`, skipping everything else.
-v1::MatchEvent wait_event(WsClient& c, const std::string& match_id, Kind kind,
-                          std::chrono::milliseconds timeout = 10s) {
-  auto m = c.next_until(
-      [&](const v1::ServerMessage& s) {
-        return s.has_event() && s.event().match_id() == match_id && s.event().kind_case() == kind;
-      },
-      timeout);
-  EXPECT_TRUE(m) << "no event " << static_cast<int>(kind) << " for " << match_id;
-  return m ? m->event() : v1::MatchEvent{};
-}
-
 // Events from two matches, whose order between them is not defined: waits
 // for each (match id, kind), in any order; the first of each comes back.
 std::vector<v1::MatchEvent> wait_events(WsClient& c,

@@ -56,15 +56,6 @@ v1::SeekList list_seeks(WsClient& c) {
   return reply.seek_list();
 }
 
-// The next event of `kind` for `match_id`, skipping everything else.
-v1::MatchEvent wait_event(WsClient& c, const std::string& match_id, Kind kind) {
-  auto m = c.next_until([&](const v1::ServerMessage& s) {
-    return s.has_event() && s.event().match_id() == match_id && s.event().kind_case() == kind;
-  });
-  EXPECT_TRUE(m) << "no event " << static_cast<int>(kind) << " for " << match_id;
-  return m ? m->event() : v1::MatchEvent{};
-}
-
 // The next pushed list (request id 0) that `match` accepts.
 v1::SeekList wait_list(WsClient& c, const std::function<bool(const v1::SeekList&)>& match) {
   auto m = c.next_until([&](const v1::ServerMessage& s) {

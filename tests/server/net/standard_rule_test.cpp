@@ -15,16 +15,6 @@ namespace {
 
 using Kind = v1::MatchEvent::KindCase;
 
-v1::MatchEvent wait_event(WsClient& c, const std::string& match_id, Kind kind) {
-  auto m = c.next_until(
-      [&](const v1::ServerMessage& s) {
-        return s.has_event() && s.event().match_id() == match_id && s.event().kind_case() == kind;
-      },
-      10s);
-  EXPECT_TRUE(m) << "no event " << static_cast<int>(kind) << " for " << match_id;
-  return m ? m->event() : v1::MatchEvent{};
-}
-
 TEST(StandardRule, ASixPlaysOnAndAFiveWinsBetweenPeople) {
   TestServer server;
   WsClient a(server.port()), b(server.port());

@@ -30,17 +30,6 @@ v1::ClientMessage place_two(const std::string& match_id) {
   return m;
 }
 
-v1::MatchEvent wait_event(WsClient& c, const std::string& match_id, Kind kind,
-                          std::chrono::milliseconds timeout = 20s) {
-  auto m = c.next_until(
-      [&](const v1::ServerMessage& s) {
-        return s.has_event() && s.event().match_id() == match_id && s.event().kind_case() == kind;
-      },
-      timeout);
-  EXPECT_TRUE(m) << "no event " << static_cast<int>(kind) << " for " << match_id;
-  return m ? m->event() : v1::MatchEvent{};
-}
-
 // The state a player's live match is resumed with on a new connection.
 v1::MatchState state_on_resume(TestServer& server, const std::string& token) {
   WsClient again(server.port());

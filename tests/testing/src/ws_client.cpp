@@ -232,4 +232,15 @@ void WsClient::drop() {
   closed_ = true;
 }
 
+v1::MatchEvent wait_event(WsClient& c, const std::string& match_id, v1::MatchEvent::KindCase kind,
+                          std::chrono::milliseconds timeout) {
+  auto m = c.next_until(
+      [&](const v1::ServerMessage& s) {
+        return s.has_event() && s.event().match_id() == match_id && s.event().kind_case() == kind;
+      },
+      timeout);
+  EXPECT_TRUE(m) << "no event " << static_cast<int>(kind) << " for " << match_id;
+  return m ? m->event() : v1::MatchEvent{};
+}
+
 }  // namespace inarow::testing

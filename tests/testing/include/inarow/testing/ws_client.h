@@ -86,4 +86,9 @@ class WsClient {
   int close_code_ = 0;
 };
 
+// The next event of `kind` for `match_id`, skipping everything before it; a
+// test failure (and an empty event) when none comes in time.
+v1::MatchEvent wait_event(WsClient& c, const std::string& match_id, v1::MatchEvent::KindCase kind,
+                          std::chrono::milliseconds timeout = 10s);
+
 }  // namespace inarow::testing
