@@ -18,7 +18,7 @@ std::optional<Side> Swap2::to_act() const {
 
 void Swap2::placed(int ply) {
   if (step_ == Step::place_three && ply == kProposed) step_ = Step::choose;
-  if (step_ == Step::place_two && ply == kProposed + kExtra) step_ = Step::choose_side;
+  if (step_ == Step::place_two && ply == stones()) step_ = Step::choose_side;
 }
 
 expected<bool, Error> Swap2::choose(std::optional<Side> side) {
@@ -29,6 +29,7 @@ expected<bool, Error> Swap2::choose(std::optional<Side> side) {
       return unexpected(
           Error{ErrorCode::bad_choice, 0, "two more stones are offered only once: take a side"});
     step_ = Step::place_two;
+    extra_ = true;
     return false;
   }
   const bool swap = *side != *to_act();

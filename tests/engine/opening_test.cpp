@@ -32,6 +32,7 @@ TEST(Swap2, TheChooserStaysSecondAndMovesOn) {
   EXPECT_EQ(s.choose(Side::second).value(), false);
   EXPECT_TRUE(s.over());
   EXPECT_EQ(s.to_act(), std::nullopt);
+  EXPECT_EQ(s.stones(), 3);
   EXPECT_EQ(s.proposer(), Side::first);
 }
 
@@ -53,6 +54,7 @@ TEST(Swap2, TwoMoreStonesHandTheChoiceBack) {
   }
   EXPECT_EQ(s.step(), Step::choose_side);
   EXPECT_EQ(s.to_act(), Side::first);
+  EXPECT_EQ(s.stones(), 5);
   // Only once: the proposer must take a side.
   const auto again = s.choose(std::nullopt);
   ASSERT_FALSE(again);

@@ -80,10 +80,13 @@ void MatchCore::fill_opening(v1::OpeningState* out) const {
   out->set_to_act(to_proto(*o->to_act()));
 }
 
-// The players exchange sides: what is kept by side (who has moved) follows
-// them. The clock's times go with them too (FischerClock::swap_sides).
-void MatchCore::swap_sides() {
-  std::swap(moved_[0], moved_[1]);
+// What a choice in the opening changes here, live or replayed: the chooser
+// has acted, and on a swap what is kept by side (who has moved) follows the
+// players. The clock is the caller's: live it runs, replayed it is set from
+// each event.
+void MatchCore::apply_choice(Side by, bool swapped) {
+  moved_[index(by)] = true;
+  if (swapped) std::swap(moved_[0], moved_[1]);
 }
 
 v1::Clocks MatchCore::clocks(TimePoint now) const {
@@ -163,7 +166,7 @@ Expected<MatchCore::Events> MatchCore::move_cell(Side by, Cell cell, TimePoint n
   const Side stone = game_.to_move();  // in the opening, not always the mover's side
   auto played = game_.play(cell);
   if (!played) return fail_with(ProtocolError::illegal_move, played.error().message);
-  if (opening_ && !opening_->over()) opening_->placed(game_.ply());
+  if (opening()) opening_->placed(game_.ply());
   // The mover's turn ends when someone else acts next: in the opening, a
   // player places several stones on one turn of the clock.
   if (to_act() != by) clock_.press(now);
@@ -206,15 +209,11 @@ Expected<MatchCore::Events> MatchCore::choose_opening(Side by, std::optional<Sid
     return out;
   }
   *opening_ = next;
-  moved_[index(by)] = true;
-  if (*swapped) {
-    swap_sides();
-    clock_.swap_sides(now);
-  }
+  apply_choice(by, *swapped);
+  if (*swapped) clock_.swap_sides(now);
   // The chooser now holds `mover`; their turn ends unless they act next.
   const Side mover = *swapped ? opponent(by) : by;
   if (to_act() != mover) clock_.press(now);
-  if (opening_->over()) opening_plies_ = game_.ply();
 
   v1::MatchEvent& e = emit(now);
   auto* chosen = e.mutable_opening_chosen();
@@ -297,7 +296,7 @@ Expected<MatchCore::Events> MatchCore::request_takeback(Side by, TimePoint now) 
   if (takeback_by_) return fail_with(ProtocolError::bad_request, "a takeback is already pending");
   if (opening()) return fail_with(ProtocolError::bad_request, "no takebacks in the opening");
   // The opening's stones were bargained over: they stay.
-  if (game_.ply() - takeback_plies(by) < opening_plies_) {
+  if (game_.ply() - takeback_plies(by) < opening_stones()) {
     return fail_with(ProtocolError::bad_request, "no move of yours to take back");
   }
   takeback_by_ = by;
@@ -388,9 +387,7 @@ bool MatchCore::replay(const v1::MatchEvent& event) {
       const auto swapped =
           opening_->choose(chosen.place_two() ? std::nullopt : from_proto(chosen.side()));
       if (!swapped) return false;
-      moved_[index(*by)] = true;
-      if (*swapped) swap_sides();
-      if (opening_->over()) opening_plies_ = game_.ply();
+      apply_choice(*by, *swapped);
       break;
     }
     case v1::MatchEvent::kDrawOffered:

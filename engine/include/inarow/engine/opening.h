@@ -41,6 +41,9 @@ class Swap2 {
   Side proposer() const { return swapped_ ? Side::second : Side::first; }
   // The side whose player acts now; nullopt once the opening is over.
   std::optional<Side> to_act() const;
+  // The stones the opening places: three, or five after two more were
+  // chosen. Once it is over, the sides move in turn from there.
+  int stones() const { return kProposed + (extra_ ? kExtra : 0); }
 
   // A stone was placed and the game's ply is now `ply`. The match checks
   // places() first; a stone outside a placing step changes nothing.
@@ -53,6 +56,7 @@ class Swap2 {
  private:
   Step step_ = Step::place_three;
   bool swapped_ = false;
+  bool extra_ = false;  // the chooser placed two more stones
 };
 
 }  // namespace inarow

@@ -134,7 +134,9 @@ class MatchCore {
   std::vector<std::string> move_texts() const;
   Expected<void> check_turn(Side by, bool placing) const;
   void fill_opening(v1::OpeningState* out) const;
-  void swap_sides();
+  void apply_choice(Side by, bool swapped);
+  // Stones an opening placed, once it is over: never taken back.
+  int opening_stones() const { return opening_ && opening_->over() ? opening_->stones() : 0; }
 
   MatchSetup setup_;
   Game game_;
@@ -146,7 +148,6 @@ class MatchCore {
   std::optional<Side> takeback_by_;
   std::array<bool, 2> moved_{};   // each side has made a move (even one taken back since)
   std::optional<Swap2> opening_;  // variants with the swap2 opening
-  int opening_plies_ = 0;         // stones the opening placed, once it is over: never taken back
 };
 
 }  // namespace inarow::server
