@@ -50,53 +50,60 @@ std::uint64_t BotPool::next_seed() {
 BotMoves::BotMoves(asio::thread_pool& workers, Metrics& metrics, std::uint64_t seed)
     : workers_(workers), metrics_(metrics), pool_(seed) {}
 
+// A bot's search as a worker job: `work` runs (told whether the job was
+// cancelled while queued), its time goes to the bot_search histogram, and
+// `done` gets what it returned.
+template <class Work, class Answer>
+void BotMoves::enqueue_timed(std::shared_ptr<std::atomic<bool>> stop, BotLane lane, Work work,
+                             Answer done) {
+  enqueue(Job{std::move(stop),
+              [this, work = std::move(work),
+               done = std::move(done)](bool cancelled) -> std::function<void()> {
+                const auto started = SteadyClock::now();
+                auto result = work(cancelled);
+                metrics_.bot_search.observe(
+                    std::chrono::duration<double>(SteadyClock::now() - started).count());
+                return [done, result = std::move(result)] { done(result); };
+              }},
+          lane);
+}
+
 void BotMoves::search(Game game, std::string level, BotLane lane, FischerClock clock, Side side,
                       std::shared_ptr<std::atomic<bool>> stop, Done done) {
   std::atomic<bool>* flag = stop.get();
-  enqueue(Job{std::move(stop),
-              [this, game = std::move(game), level = std::move(level), clock, side, flag,
-               done = std::move(done)](bool cancelled) -> std::function<void()> {
-                const auto started = SteadyClock::now();
-                bots::Choice choice;
-                if (cancelled) {
-                  // Cancelled while queued: nobody wants this move; any legal one will do.
-                  choice.move = game.legal_moves().front();
-                } else {
-                  choice = choose(game, level, clock, side, flag);
-                }
-                metrics_.bot_search.observe(
-                    std::chrono::duration<double>(SteadyClock::now() - started).count());
-                return [done, choice] { done(choice); };
-              }},
-          lane);
+  enqueue_timed(
+      std::move(stop), lane,
+      [this, game = std::move(game), level = std::move(level), clock, side, flag](bool cancelled) {
+        // Cancelled while queued: nobody wants this move; any legal one will do.
+        if (cancelled) return bots::Choice{.move = game.legal_moves().front()};
+        return choose(game, level, clock, side, flag);
+      },
+      std::move(done));
 }
 
 void BotMoves::open(Game game, Swap2 opening, std::string level, BotLane lane, FischerClock clock,
                     Side side, std::shared_ptr<std::atomic<bool>> stop, Opened done) {
   std::atomic<bool>* flag = stop.get();
-  enqueue(Job{std::move(stop),
-              [this, game = std::move(game), opening, level = std::move(level), clock, side, flag,
-               done = std::move(done)](bool cancelled) -> std::function<void()> {
-                // Cancelled while queued: nobody wants this decision.
-                bots::OpeningDecision decision;
-                if (!cancelled) {
-                  const auto started = SteadyClock::now();
-                  // The decision runs several searches: untimed, they share the
-                  // level's time for one move rather than take it each.
-                  Millis time = BotMoves::budget(clock, side, level, SteadyClock::now());
-                  if (const auto l = bots::find_level(level); time.count() == 0 && l)
-                    time = Millis{l->time_ms};
-                  const bots::MoveBudget budget{time, flag};
-                  if (auto bot = pool_.acquire(game.variant(), level)) {
-                    decision = bots::decide_swap2(*bot, game, opening, budget, pool_.next_seed());
-                    pool_.release(game.variant(), level, std::move(bot));
-                  }
-                  metrics_.bot_search.observe(
-                      std::chrono::duration<double>(SteadyClock::now() - started).count());
-                }
-                return [done, decision = std::move(decision)] { done(decision); };
-              }},
-          lane);
+  enqueue_timed(
+      std::move(stop), lane,
+      [this, game = std::move(game), opening, level = std::move(level), clock, side,
+       flag](bool cancelled) {
+        // Cancelled while queued: nobody wants this decision.
+        bots::OpeningDecision decision;
+        if (cancelled) return decision;
+        // The decision runs several searches: untimed, they share the
+        // level's time for one move rather than take it each.
+        Millis time = BotMoves::budget(clock, side, level, SteadyClock::now());
+        if (const auto l = bots::find_level(level); time.count() == 0 && l)
+          time = Millis{l->time_ms};
+        if (auto bot = pool_.acquire(game.variant(), level)) {
+          decision = bots::decide_swap2(*bot, game, opening, bots::MoveBudget{time, flag},
+                                        pool_.next_seed());
+          pool_.release(game.variant(), level, std::move(bot));
+        }
+        return decision;
+      },
+      std::move(done));
 }
 
 bots::Choice BotMoves::choose(const Game& game, const std::string& level, const FischerClock& clock,

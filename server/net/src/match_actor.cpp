@@ -525,17 +525,25 @@ void MatchActor::cancel_search() {
   if (search_stop_) search_stop_->store(true);
 }
 
-void MatchActor::on_bot_move(const bots::Choice& choice, std::uint64_t generation) {
+// A bot's answer came back: whether it is still wanted. A stale one (the
+// position changed under the search) starts the search again; a fallen flag
+// ends the match instead.
+bool MatchActor::bot_answer_stands(std::uint64_t generation) {
   searching_ = false;
-  if (stopped_ || paused_ || core_.over()) return;
+  if (stopped_ || paused_ || core_.over()) return false;
   if (generation != search_generation_) {
-    after_change();  // the position changed under the search: think again
-    return;
+    after_change();
+    return false;
   }
   if (auto flagged = core_.check_flag(SteadyClock::now()); !flagged.empty()) {
     commit(std::move(flagged), {}, {});
-    return;
+    return false;
   }
+  return true;
+}
+
+void MatchActor::on_bot_move(const bots::Choice& choice, std::uint64_t generation) {
+  if (!bot_answer_stands(generation)) return;
   const Side side = core_.to_act();
   auto result = core_.move_cell(side, choice.move, SteadyClock::now());
   if (!result) {
@@ -548,17 +556,8 @@ void MatchActor::on_bot_move(const bots::Choice& choice, std::uint64_t generatio
 // The bot's part of the opening, as one turn: the choice first (two more
 // stones are chosen before they are placed), then its stones, in order.
 void MatchActor::on_bot_opening(const bots::OpeningDecision& decision, std::uint64_t generation) {
-  searching_ = false;
-  if (stopped_ || paused_ || core_.over()) return;
-  if (generation != search_generation_) {
-    after_change();
-    return;
-  }
+  if (!bot_answer_stands(generation)) return;
   const auto now = SteadyClock::now();
-  if (auto flagged = core_.check_flag(now); !flagged.empty()) {
-    commit(std::move(flagged), {}, {});
-    return;
-  }
   const Side side = core_.to_act();
   MatchCore::Events events;
   auto take = [&](Expected<MatchCore::Events> result) {

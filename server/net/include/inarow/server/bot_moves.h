@@ -103,6 +103,8 @@ class BotMoves {
     std::function<std::function<void()>(bool cancelled)> run;
   };
   void enqueue(Job job, BotLane lane);
+  template <class Work, class Answer>
+  void enqueue_timed(std::shared_ptr<std::atomic<bool>> stop, BotLane lane, Work work, Answer done);
   void run_next();
   bots::Choice choose(const Game& game, const std::string& level, const FischerClock& clock,
                       Side side, std::atomic<bool>* stop);

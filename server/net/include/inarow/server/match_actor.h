@@ -141,6 +141,7 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
   void check_watchers();
   void maybe_start_search();
   void cancel_search();
+  bool bot_answer_stands(std::uint64_t generation);
   void on_bot_move(const bots::Choice& choice, std::uint64_t generation);
   void on_bot_opening(const bots::OpeningDecision& decision, std::uint64_t generation);
   // A person offered a bot a draw: the bot's search judges the position
