@@ -107,6 +107,13 @@ async function ply(page) {
 
 // Plays the playable cell nearest the centre (with a little noise), so games
 // stay compact; the server decides if it is legal.
+// Resign (the button asks to be pressed again) and wait for the end.
+async function resign(page) {
+  await page.locator('#resign').click();
+  await page.locator('#resign').click();
+  await waitFor(page, () => document.querySelector('#game-view').dataset.turn === 'over');
+}
+
 async function playSomewhere(page) {
   const cells = await page.$$eval('#board .cell.playable', (nodes) => nodes.map((n) => n.dataset.cell));
   assert.ok(cells.length > 0, 'no playable cell on our turn');
@@ -459,9 +466,7 @@ test('swap2 against a bot, choosing: the bot places three stones, we take black,
   assert.equal(counts.first, 3);
   assert.equal(counts.second, (await ply(page)) - 3);
   await screenshot(page, 'gomoku-swap2-chooser');
-  await page.locator('#resign').click();
-  await page.locator('#resign').click();
-  await waitFor(page, () => document.querySelector('#game-view').dataset.turn === 'over');
+  await resign(page);
   assert.match(await page.locator('#game-status').innerText(), /You lost · resignation/);
   assertNoErrors(page);
   await page.context().close();
@@ -524,9 +529,7 @@ test('swap2 against a bot, proposing: we place three stones by clicking, the bot
   state = await openingView(page);
   assert.equal(state.opening, '');
   await screenshot(page, 'gomoku-swap2-proposer');
-  await page.locator('#resign').click();
-  await page.locator('#resign').click();
-  await waitFor(page, () => document.querySelector('#game-view').dataset.turn === 'over');
+  await resign(page);
   // Its replay: every stone, coloured by ply as in any game, the opening's three ours.
   const final = await page.$$eval('#board [data-stone]', (n) => n.map((x) => x.dataset.cell + x.dataset.stone).sort());
   await page.locator('#replay-game').click();
@@ -746,9 +749,7 @@ test('a reload and a dropped connection mid-game both resume the game', async ()
   assert.equal(await ply(page), before);
   await playSomewhere(page);
   assert.ok((await ply(page)) > before);
-  await page.locator('#resign').click();
-  await page.locator('#resign').click();
-  await waitFor(page, () => document.querySelector('#game-view').dataset.turn === 'over');
+  await resign(page);
   assert.match(await page.locator('#game-status').innerText(), /You lost · resignation/);
   assertNoErrors(page);
   await page.context().close();
