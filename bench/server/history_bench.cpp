@@ -5,6 +5,13 @@
 //
 //   history_bench [games] [players]     (default 200000 games, 2000 players)
 //
+// With --players, what schema 6's reads of one player cost instead (by id,
+// by token, by a device's token, by account name) and a page of the
+// leaderboard, at the top and deep in it, against reading every player
+// whole as the server did at start before schema 6:
+//
+//   history_bench --players [players]   (default 200000 players)
+//
 // Prints microseconds per page (median of the runs). Builds its store in
 // the temporary directory and removes it.
 #include <sqlite3.h>
@@ -50,9 +57,105 @@ int page_rows(sqlite3* db, const char* sql, const std::string& player, int offse
   return n;
 }
 
+// Rows of `sql` (no binds), stepped to the end.
+int all_rows(sqlite3* db, const char* sql) {
+  sqlite3_stmt* q = nullptr;
+  sqlite3_prepare_v2(db, sql, -1, &q, nullptr);
+  int n = 0;
+  while (sqlite3_step(q) == SQLITE_ROW)
+    ++n;
+  sqlite3_finalize(q);
+  return n;
+}
+
+// --players: every player rated in one variant; every other one an account
+// with a second device.
+int players_bench(int players) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("inarow-players-bench-" + std::to_string(::getpid()) + ".db");
+  std::filesystem::remove(path);
+  std::mt19937_64 rng(17);
+  {
+    auto store = open_sqlite_store(path.string(), SqliteOptions{.full_sync = false});
+    if (!store) {
+      std::fprintf(stderr, "%s\n", store.error().c_str());
+      return 1;
+    }
+    std::vector<StoreOp> ops;
+    for (int p = 0; p < players; ++p) {
+      const std::string n = std::to_string(p);
+      PlayerRecord r;
+      r.id = "p" + n;
+      r.name = "player " + n;
+      r.token_hash = "t" + n;
+      ops.push_back(store_op::SavePlayer{r});
+      ops.push_back(store_op::SaveRating{
+          r.id, "gomoku", Rating{1000.0 + static_cast<double>(rng() % 1000), 60, 0.06},
+          static_cast<int>(rng() % 50)});
+      if (p % 2 == 0) {
+        ops.push_back(store_op::SaveAccount{r.id, "player" + n, "$argon2id$", p});
+        ops.push_back(store_op::AddDevice{r.id, "d" + n, p});
+      }
+      if (ops.size() >= 5000) {
+        (void)(*store)->write(ops);
+        ops.clear();
+      }
+    }
+    (void)(*store)->write(ops);
+  }
+  auto store = open_sqlite_store(path.string());
+  if (!store) return 1;
+  Store& s = **store;
+  std::uniform_int_distribution<int> pick(0, players / 2 - 1);
+  std::vector<double> by_id, by_token, by_device, by_name, count, top, deep;
+  for (int i = 0; i < 2000; ++i) {
+    const std::string n = std::to_string(2 * pick(rng));
+    by_id.push_back(time_us([&] { (void)s.find_player("p" + n); }));
+    by_token.push_back(time_us([&] { (void)s.find_player_by_token("t" + n); }));
+    by_device.push_back(time_us([&] { (void)s.find_player_by_token("d" + n); }));
+    by_name.push_back(time_us([&] { (void)s.find_account("player" + n); }));
+  }
+  for (int i = 0; i < 20; ++i) {
+    count.push_back(time_us([&] { (void)s.leaderboard("gomoku", 10, 0, 0); }));
+    top.push_back(time_us([&] { (void)s.leaderboard("gomoku", 10, 0, 50); }));
+    deep.push_back(time_us([&] { (void)s.leaderboard("gomoku", 10, players / 2, 50); }));
+  }
+  // What the server read at start before schema 6 (load_players, less the
+  // count of games from the matches, which this store has none of).
+  sqlite3* raw = nullptr;
+  sqlite3_open_v2(path.string().c_str(), &raw, SQLITE_OPEN_READONLY, nullptr);
+  const double all_us = time_us([&] {
+    for (const char* table :
+         {"SELECT id, name, token_hash, bot FROM players",
+          "SELECT player_id, variant, rating, deviation, volatility FROM ratings",
+          "SELECT player_id, name_key, password_hash, created_ms FROM accounts",
+          "SELECT player_id, token_hash FROM devices ORDER BY created_ms"})
+      all_rows(raw, table);
+  });
+  sqlite3_close(raw);
+  std::printf("players=%d (half of them accounts with a second device)\n", players);
+  std::printf("find_player (id):             %8.1f us\n", median(by_id));
+  std::printf("find_player_by_token (first): %8.1f us\n", median(by_token));
+  std::printf("find_player_by_token (device):%8.1f us\n", median(by_device));
+  std::printf("find_account (name key):      %8.1f us\n", median(by_name));
+  std::printf("leaderboard, its total only:  %8.1f us\n", median(count));
+  std::printf("leaderboard, top 50:          %8.1f us\n", median(top));
+  std::printf("leaderboard, 50 at rank %d:%*s%8.1f us\n", players / 2 + 1,
+              std::max(0, 5 - static_cast<int>(std::to_string(players / 2 + 1).size())), "",
+              median(deep));
+  std::printf("every player whole (before):  %8.1f us\n", all_us);
+  store->reset();
+  for (const char* suffix : {"", "-wal", "-shm"})
+    std::filesystem::remove(path.string() + suffix);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == "--players") {
+    return players_bench(argc > 2 ? std::atoi(argv[2]) : 200'000);
+  }
   const int games = argc > 1 ? std::atoi(argv[1]) : 200'000;
   const int players = argc > 2 ? std::atoi(argv[2]) : 2'000;
   const auto path = std::filesystem::temp_directory_path() /

@@ -75,6 +75,10 @@ std::string Metrics::render() const {
           store_ops.load());
   counter(out, "inarow_store_failures_total", "Store transactions that failed.", "counter",
           store_failures.load());
+  counter(out, "inarow_players_held", "Players held in memory (the rest are in the store).",
+          "gauge", players_held.load());
+  counter(out, "inarow_player_reads_total", "Players read back from the store.", "counter",
+          player_reads.load());
   return out;
 }
 

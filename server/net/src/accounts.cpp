@@ -30,13 +30,12 @@ Failure too_long() {
 }  // namespace
 
 Accounts::Accounts(Strand strand, const ServerConfig& config, StoreWriter& writer, Metrics& metrics,
-                   Identity& identity, RatingBook& ratings)
+                   Identity& identity)
     : strand_(std::move(strand)),
       config_(config),
       writer_(writer),
       metrics_(metrics),
       identity_(identity),
-      ratings_(ratings),
       cost_{config.password_ops, config.password_memory_kib * 1024},
       hashers_(static_cast<std::size_t>(std::max(1, config.password_threads))) {}
 
@@ -107,14 +106,7 @@ void Accounts::sign_in(const ConnectionPtr& connection, const v1::ClientMessage&
   if (hello.password().size() > kMaxPasswordBytes) return send_error(connection, rid, too_long());
   auto name = check_player_name(hello.name());
   if (!name) return send_error(connection, rid, name.error());
-  const std::string key = name_key(*name);
-  const std::string* holder = identity_.account_holder(key);
-  Player* player = holder ? identity_.find(*holder) : nullptr;
-  if (!player || player->password_hash.empty()) {
-    return send_error(connection, rid,
-                      {ProtocolError::unknown_player,
-                       fmt::format("no account is named \"{}\"", json::echo(*name))});
-  }
+  std::string key = name_key(*name);
   const std::string address = connection->address();
   if (too_many_failures(key, address)) {
     return send_error(connection, rid,
@@ -125,12 +117,37 @@ void Accounts::sign_in(const ConnectionPtr& connection, const v1::ClientMessage&
     return send_error(connection, rid,
                       {ProtocolError::rate_limited, "too many sign-ins at once; try again"});
   }
-  const auto attempt = count_attempt(key, address);
-  // The connection's messages wait until it is greeted (or refused).
+  // The connection's messages wait until it is greeted (or refused): the
+  // account may have to be read from the store first.
   identity_.begin_greeting(connection.get());
+  identity_.look_up(
+      Identity::Key::account, key, owner,
+      [this, owner, replay = std::move(replay), connection, message, key, address,
+       name = std::move(*name)](Player* player) mutable {
+        if (!identity_.greeting(connection.get()) || !player || player->password_hash.empty()) {
+          --pending_;
+          identity_.end_greeting(connection, replay, [&] {
+            send_error(connection, message.request_id(),
+                       {ProtocolError::unknown_player,
+                        fmt::format("no account is named \"{}\"", json::echo(name))});
+          });
+          return;
+        }
+        // Held while its password is checked.
+        identity_.pin(*player);
+        check_password(connection, std::move(message), std::move(owner), std::move(replay), key,
+                       address, *player);
+      });
+}
+
+void Accounts::check_password(const ConnectionPtr& connection, v1::ClientMessage message,
+                              std::shared_ptr<const void> owner, Identity::Replay replay,
+                              const std::string& key, const std::string& address,
+                              const Player& player) {
+  const auto attempt = count_attempt(key, address);
   asio::post(hashers_, [this, owner = std::move(owner), replay = std::move(replay), connection,
-                        message, key, address, attempt, player_id = player->id,
-                        stored = player->password_hash]() mutable {
+                        message = std::move(message), key, address, attempt, player_id = player.id,
+                        stored = player.password_hash]() mutable {
     const bool ok = verify_password(stored, message.hello().password());
     // A hash of an older cost is made again at today's while the password
     // is at hand: the only time it is.
@@ -143,13 +160,13 @@ void Accounts::sign_in(const ConnectionPtr& connection, const v1::ClientMessage&
                          rehash = std::move(rehash)]() mutable {
       --pending_;
       if (ok) forgive(key, address, attempt);
-      if (!identity_.greeting(connection.get())) return;  // gone meanwhile
-      if (!ok || !identity_.find(player_id)) {
+      if (!ok || !identity_.greeting(connection.get())) {
         // What it sent meanwhile is answered as before a hello.
         identity_.end_greeting(connection, replay, [&] {
           send_error(connection, message.request_id(),
                      {ProtocolError::wrong_password, "wrong password"});
         });
+        identity_.unpin(player_id);
         return;
       }
       // This device's own token, stored before it is told; with it the
@@ -171,19 +188,21 @@ void Accounts::sign_in(const ConnectionPtr& connection, const v1::ClientMessage&
             asio::post(strand_, [this, owner, replay = std::move(replay), connection,
                                  message = std::move(message), player_id, token, token_hash, stored,
                                  rehash, kept]() mutable {
-              Player* account = identity_.find(player_id);
-              if (kept && account && rehash && account->password_hash == stored)
-                account->password_hash = *rehash;
+              // Pinned: still held.
+              Player& account = identity_.at(player_id);
+              if (kept && rehash && account.password_hash == stored)
+                account.password_hash = *rehash;
               identity_.end_greeting(connection, replay, [&] {
-                if (!kept || !account) {
+                if (!kept) {
                   send_error(connection, message.request_id(),
                              {ProtocolError::internal, "the sign-in could not be stored"});
                   return;
                 }
-                identity_.add_token(token_hash, player_id);
-                identity_.welcome(connection, *account, message.request_id(), true, message.hello(),
+                identity_.add_token(token_hash, account);
+                identity_.welcome(connection, account, message.request_id(), true, message.hello(),
                                   token, token_hash, true);
               });
+              identity_.unpin(player_id);
             });
           });
     });
@@ -237,22 +256,49 @@ void Accounts::set_password(const ConnectionPtr& connection, const std::string& 
           {ProtocolError::rate_limited,
            "too many wrong passwords lately for this name or address; wait a minute"});
     }
-  } else if (const std::string* holder = identity_.account_holder(key);
-             holder && *holder != player_id) {
-    return send_error(connection, rid,
-                      {ProtocolError::name_taken,
-                       fmt::format("the name \"{}\" is already an account's", player->name)});
   }
   if (!reserve_hash()) {
     return send_error(connection, rid,
                       {ProtocolError::rate_limited, "too many passwords being hashed; try again"});
   }
-  // The key is held from now on: no other guest claims it meanwhile.
-  if (!changing) identity_.claim(key, player_id);
+  // Held, and no second change begins, from now until it is stored or given up.
   player->password_busy = true;
+  if (changing) {
+    hash_new_password(connection, player_id, rid, request, std::move(owner), key, true);
+    return;
+  }
+  // A new account: its name must not be another account's, held here or not.
+  identity_.read_store(
+      owner, [key](Store& store) { return store.find_account(key); },
+      [this, owner, connection, player_id, rid, request,
+       key](std::optional<PlayerRecord> stored) mutable {
+        Player* who = identity_.find(player_id);  // held: its password is busy
+        const std::string* holder = identity_.account_holder(key);
+        if ((stored && stored->id != player_id) || (holder && *holder != player_id)) {
+          --pending_;
+          who->password_busy = false;
+          send_error(connection, rid,
+                     {ProtocolError::name_taken,
+                      fmt::format("the name \"{}\" is already an account's", who->name)});
+          identity_.let_go(player_id);
+          return;
+        }
+        // The key is held from now on: no other guest claims it meanwhile.
+        identity_.claim(key, player_id);
+        hash_new_password(connection, player_id, rid, request, std::move(owner), key, false);
+      });
+}
+
+void Accounts::hash_new_password(const ConnectionPtr& connection, const std::string& player_id,
+                                 std::uint64_t rid, const v1::SetPassword& request,
+                                 std::shared_ptr<const void> owner, const std::string& key,
+                                 bool changing) {
+  const Player& player = identity_.at(player_id);
+  const std::string address = connection->address();
+  const std::string& password = request.password();
   const auto attempt = changing ? count_attempt(key, address) : Clock::time_point{};
   asio::post(hashers_, [this, owner = std::move(owner), connection, rid, player_id, key, address,
-                        changing, attempt, stored = player->password_hash, password,
+                        changing, attempt, stored = player.password_hash, password,
                         old = request.old_password()]() mutable {
     const bool old_ok = !changing || verify_password(stored, old);
     std::optional<std::string> hash;
@@ -262,12 +308,12 @@ void Accounts::set_password(const ConnectionPtr& connection, const std::string& 
                          hash = std::move(hash)]() mutable {
       --pending_;
       if (changing && old_ok) forgive(key, address, attempt);
-      Player* who = identity_.find(player_id);
-      if (!who) return;
+      Player* who = &identity_.at(player_id);  // held: its password is busy
       auto give_up = [&](const Failure& f) {
         who->password_busy = false;
         if (!changing) identity_.unclaim(key, player_id);
         send_error(connection, rid, f);
+        identity_.let_go(player_id);  // in case its connection went meanwhile
       };
       if (!old_ok) {
         return give_up({ProtocolError::wrong_password, "wrong password"});
@@ -283,97 +329,24 @@ void Accounts::set_password(const ConnectionPtr& connection, const std::string& 
                                       key, changing, since, keep, hash = *hash](bool kept) mutable {
         asio::post(strand_, [this, owner, connection, rid, player_id, key, changing, since, keep,
                              hash, kept] {
-          Player* account = identity_.find(player_id);
-          if (!account) return;
+          Player* account = &identity_.at(player_id);  // held: its password is busy
           account->password_busy = false;
           if (!kept) {
             if (!changing) identity_.unclaim(key, player_id);
             send_error(connection, rid,
                        {ProtocolError::internal, "the password could not be stored"});
-            return;
+          } else {
+            account->password_hash = hash;
+            account->name_key = key;
+            account->account_since_ms = since;
+            if (changing) sign_out(identity_.revoke_other_devices(player_id, keep));
+            send(metrics_, connection, make_ack(rid, {}));
           }
-          account->password_hash = hash;
-          account->name_key = key;
-          account->account_since_ms = since;
-          if (changing) sign_out(identity_.revoke_other_devices(player_id, keep));
-          send(metrics_, connection, make_ack(rid, {}));
+          identity_.let_go(player_id);  // in case its connection went meanwhile
         });
       });
     });
   });
-}
-
-Expected<v1::Profile> Accounts::profile(const std::string& asker, const v1::GetProfile& request) {
-  if (!request.player_id().empty() && !request.name().empty())
-    return fail_with(ProtocolError::bad_request, "ask by player id or by name, not both");
-  const Player* player = nullptr;
-  if (!request.name().empty()) {
-    auto name = normalise_player_name(request.name());
-    if (!name) return inarow::unexpected(name.error());
-    const std::string key = name_key(*name);
-    if (const std::string* holder = identity_.account_holder(key)) {
-      const Player* p = identity_.find(*holder);
-      if (p && !p->password_hash.empty()) player = p;
-    }
-    if (!player) player = identity_.bot_named(key);
-    if (!player)
-      return fail_with(
-          ProtocolError::unknown_player,
-          fmt::format("no account or bot is named \"{}\"", json::echo(request.name())));
-  } else {
-    const std::string& id = request.player_id().empty() ? asker : request.player_id();
-    player = identity_.find(id);
-    if (!player)
-      return fail_with(ProtocolError::unknown_player, fmt::format("no player {}", json::echo(id)));
-  }
-  v1::Profile out;
-  out.set_player_id(player->id);
-  out.set_name(player->name);
-  out.set_bot(player->bot);
-  out.set_account(!player->password_hash.empty());
-  out.set_account_since_ms(player->account_since_ms);
-  for (const RatingBook::Entry& e : ratings_.of_player(player->id)) {
-    auto* r = out.add_ratings();
-    r->set_variant(e.variant);
-    *r->mutable_rating() = to_proto(e.rating);
-    r->set_games(static_cast<std::uint32_t>(e.games));
-  }
-  return out;
-}
-
-Expected<v1::Leaderboard> Accounts::leaderboard(const v1::GetLeaderboard& request) {
-  auto variant = check_variant(request.variant());
-  if (!variant) return inarow::unexpected(variant.error());
-  std::size_t from = 0;
-  if (!request.after().empty()) {
-    const std::string& a = request.after();
-    auto [end, ec] = std::from_chars(a.data(), a.data() + a.size(), from);
-    if (ec != std::errc{} || end != a.data() + a.size() || a.size() > 9)
-      return fail_with(
-          ProtocolError::bad_request,
-          fmt::format("after is the next cursor of an earlier page, not \"{}\"", json::echo(a)));
-  }
-  const std::size_t page = static_cast<std::size_t>(std::max(1, config_.leaderboard_page_size));
-  const std::size_t limit =
-      request.limit() == 0 ? page : std::min<std::size_t>(request.limit(), page);
-  const auto ranked = ratings_.ranking(variant->name, config_.leaderboard_min_games);
-  v1::Leaderboard out;
-  out.set_variant(variant->name);
-  out.set_total(static_cast<std::uint32_t>(ranked.size()));
-  out.set_min_games(static_cast<std::uint32_t>(std::max(0, config_.leaderboard_min_games)));
-  for (std::size_t i = from; i < ranked.size() && i < from + limit; ++i) {
-    auto* e = out.add_entries();
-    e->set_rank(static_cast<std::uint32_t>(i + 1));
-    e->set_player_id(ranked[i].player);
-    if (const Player* p = identity_.find(ranked[i].player)) {
-      e->set_name(p->name);
-      e->set_bot(p->bot);
-    }
-    *e->mutable_rating() = to_proto(ranked[i].rating);
-    e->set_games(static_cast<std::uint32_t>(ranked[i].games));
-  }
-  if (from + limit < ranked.size()) out.set_next(std::to_string(from + limit));
-  return out;
 }
 
 }  // namespace inarow::server

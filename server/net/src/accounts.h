@@ -1,5 +1,5 @@
 // Accounts: a player protects their name with a password and signs in with
-// it from another device; profiles and leaderboards. Lives on the router's
+// it from another device. Lives on the router's
 // strand beside Identity (which keeps the players, their tokens and who
 // holds each name key).
 //
@@ -21,7 +21,6 @@
 #include "inarow/server/config.h"
 #include "inarow/server/identity.h"
 #include "inarow/server/password.h"
-#include "inarow/server/rating_book.h"
 
 namespace inarow::server {
 
@@ -30,7 +29,7 @@ class Accounts {
   using Strand = Identity::Strand;
 
   Accounts(Strand strand, const ServerConfig& config, StoreWriter& writer, Metrics& metrics,
-           Identity& identity, RatingBook& ratings);
+           Identity& identity);
   // Drops the hashes not yet started and waits for those running. Called
   // before the io_context goes (their answers are posted to the strand).
   void stop();
@@ -42,9 +41,6 @@ class Accounts {
   void set_password(const ConnectionPtr& connection, const std::string& player_id,
                     std::uint64_t request_id, const inarow::v1::SetPassword& request,
                     std::shared_ptr<const void> owner);
-  Expected<inarow::v1::Profile> profile(const std::string& asker,
-                                        const inarow::v1::GetProfile& request);
-  Expected<inarow::v1::Leaderboard> leaderboard(const inarow::v1::GetLeaderboard& request);
 
  private:
   using Clock = std::chrono::steady_clock;
@@ -57,6 +53,16 @@ class Accounts {
   // Says bye to each connection and closes it (their device's token no
   // longer names the player).
   void sign_out(const std::vector<ConnectionPtr>& connections);
+  // Sign-in, once the account is found (and pinned): its password checked
+  // on the hashers, then the device's token stored and the connection welcomed.
+  void check_password(const ConnectionPtr& connection, inarow::v1::ClientMessage message,
+                      std::shared_ptr<const void> owner, Identity::Replay replay,
+                      const std::string& key, const std::string& address, const Player& player);
+  // A password set or changed, once the name is known free (a hash reserved
+  // and the player's password busy): hashed, stored, acknowledged.
+  void hash_new_password(const ConnectionPtr& connection, const std::string& player_id,
+                         std::uint64_t request_id, const inarow::v1::SetPassword& request,
+                         std::shared_ptr<const void> owner, const std::string& key, bool changing);
   // Room for one more hash (counted until its answer is back on the strand).
   bool reserve_hash();
   void send_error(const ConnectionPtr& to, std::uint64_t request_id, const Failure& failure);
@@ -66,7 +72,6 @@ class Accounts {
   StoreWriter& writer_;
   Metrics& metrics_;
   Identity& identity_;
-  RatingBook& ratings_;
   PasswordCost cost_;
   int pending_ = 0;
   std::unordered_map<std::string, std::deque<Clock::time_point>> name_failures_;

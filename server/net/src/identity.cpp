@@ -2,10 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <boost/asio/post.hpp>
 
 #include "ids.h"
-#include "inarow/bots/bot.h"
 #include "inarow/server/player_name.h"
 
 namespace inarow::server {
@@ -35,20 +35,111 @@ PlayerRecord make_record(const Player& p) {
 
 }  // namespace
 
-Identity::Identity(Strand strand, StoreWriter& writer, Metrics& metrics, MatchRegistry& matches)
-    : strand_(std::move(strand)), writer_(writer), metrics_(metrics), matches_(matches) {}
+Identity::Identity(Strand strand, StoreWriter& writer, Store& store, Metrics& metrics,
+                   MatchRegistry& matches, RatingBook& ratings)
+    : strand_(std::move(strand)),
+      writer_(writer),
+      store_(store),
+      metrics_(metrics),
+      matches_(matches),
+      ratings_(ratings) {}
 
-void Identity::restore(const PlayerRecord& p) {
-  if (!p.token_hash.empty()) tokens_[p.token_hash] = p.id;
+Player& Identity::admit(const PlayerRecord& p) {
+  auto [it, added] = players_.try_emplace(p.id);
+  Player& player = it->second;
+  if (!added) return player;
+  player = make_player(p.id, p.name, p.token_hash, p.bot);
+  if (!p.token_hash.empty()) add_token(p.token_hash, player);
   for (const std::string& device : p.device_token_hashes)
-    tokens_[device] = p.id;
-  Player& player = players_[p.id] = make_player(p.id, p.name, p.token_hash, p.bot);
+    add_token(device, player);
   if (!p.password_hash.empty()) {
     player.password_hash = p.password_hash;
     player.name_key = p.name_key;
     player.account_since_ms = p.account_since_ms;
     accounts_[p.name_key] = p.id;
   }
+  ratings_.admit(p);
+  metrics_.players_held.store(static_cast<std::int64_t>(players_.size()));
+  return player;
+}
+
+void Identity::add_token(const std::string& token_hash, Player& player) {
+  tokens_[token_hash] = player.id;
+  if (std::find(player.tokens.begin(), player.tokens.end(), token_hash) == player.tokens.end())
+    player.tokens.push_back(token_hash);
+}
+
+Player* Identity::held(Key key, const std::string& value) {
+  switch (key) {
+    case Key::id:
+      return find(value);
+    case Key::token_hash: {
+      auto it = tokens_.find(value);
+      return it == tokens_.end() ? nullptr : find(it->second);
+    }
+    case Key::account: {
+      auto it = accounts_.find(value);
+      return it == accounts_.end() ? nullptr : find(it->second);
+    }
+  }
+  return nullptr;
+}
+
+void Identity::look_up(Key key, std::string value, std::shared_ptr<const void> owner,
+                       std::function<void(Player*)> then) {
+  if (Player* p = held(key, value)) {
+    const std::string id = p->id;
+    then(p);
+    let_go(id);
+    return;
+  }
+  metrics_.player_reads.fetch_add(1, std::memory_order_relaxed);
+  read_store(
+      std::move(owner),
+      [key, value](Store& store) {
+        switch (key) {
+          case Key::id:
+            return store.find_player(value);
+          case Key::token_hash:
+            return store.find_player_by_token(value);
+          case Key::account:
+            return store.find_account(value);
+        }
+        return std::optional<PlayerRecord>{};
+      },
+      [this, key, value, then = std::move(then)](std::optional<PlayerRecord> record) {
+        // Another look-up may have brought the player in meanwhile.
+        Player* p = held(key, value);
+        if (!p && record) p = &admit(*record);
+        const std::string id = p ? p->id : std::string{};
+        then(p);
+        if (!id.empty()) let_go(id);
+      });
+}
+
+void Identity::unpin(const std::string& player_id) {
+  Player* p = find(player_id);
+  if (!p) return;
+  if (p->pins > 0) --p->pins;
+  let_go(player_id);
+}
+
+void Identity::let_go(const std::string& player_id) {
+  auto it = players_.find(player_id);
+  if (it == players_.end()) return;
+  Player& p = it->second;
+  if (p.bot || p.pins > 0 || p.password_busy || !p.matches.empty() ||
+      !live_connections(p).empty()) {
+    return;
+  }
+  for (const std::string& token : p.tokens) {
+    if (auto t = tokens_.find(token); t != tokens_.end() && t->second == player_id)
+      tokens_.erase(t);
+  }
+  if (!p.name_key.empty()) unclaim(p.name_key, player_id);
+  ratings_.forget(player_id);
+  players_.erase(it);
+  metrics_.players_held.store(static_cast<std::int64_t>(players_.size()));
 }
 
 const std::string* Identity::account_holder(const std::string& key) const {
@@ -64,16 +155,6 @@ bool Identity::claim(const std::string& key, const std::string& player_id) {
 void Identity::unclaim(const std::string& key, const std::string& player_id) {
   auto it = accounts_.find(key);
   if (it != accounts_.end() && it->second == player_id) accounts_.erase(it);
-}
-
-const Player* Identity::bot_named(const std::string& key) {
-  constexpr std::string_view kSuffix = " bot";
-  if (!key.ends_with(kSuffix)) return nullptr;
-  // Every level's bot is a player, whether or not it has played here yet:
-  // its profile is asked for before a first game against it. (A level's
-  // name is its key: lower case, no spaces.)
-  const auto level = bots::find_level(std::string_view(key).substr(0, key.size() - kSuffix.size()));
-  return level ? &bot(level->name) : nullptr;
 }
 
 void Identity::send_error(const ConnectionPtr& to, std::uint64_t request_id,
@@ -108,12 +189,21 @@ void Identity::hello(const ConnectionPtr& connection, const v1::ClientMessage& m
     return;
   }
   if (!hello.token().empty()) {
-    auto t = tokens_.find(hash_token(hello.token()));
-    if (t == tokens_.end()) {
-      send_error(connection, rid, {ProtocolError::bad_token, "unknown token"});
+    std::string hash = hash_token(hello.token());
+    if (Player* p = held(Key::token_hash, hash)) {
+      welcome(connection, *p, rid, true, hello, {}, hash);
       return;
     }
-    welcome(connection, players_.at(t->second), rid, true, hello, {}, t->first);
+    // Not held: read from the store while what the connection sends waits.
+    begin_greeting(connection.get());
+    look_up(Key::token_hash, hash, std::move(owner),
+            [this, connection, rid, hello, hash, replay = std::move(replay)](Player* p) {
+              end_greeting(connection, replay, [&] {
+                if (!p)
+                  return send_error(connection, rid, {ProtocolError::bad_token, "unknown token"});
+                welcome(connection, *p, rid, true, hello, {}, hash);
+              });
+            });
     return;
   }
   auto checked = check_player_name(hello.name());
@@ -122,30 +212,58 @@ void Identity::hello(const ConnectionPtr& connection, const v1::ClientMessage& m
     return;
   }
   std::string name = std::move(*checked);
-  if (accounts_.contains(name_key(name))) {
-    send_error(connection, rid,
-               {ProtocolError::name_taken,
-                fmt::format("the name \"{}\" is an account's: sign in with its password, or "
-                            "choose another",
-                            name)});
-    return;
-  }
+  std::string key = name_key(name);
+  // An account's name is theirs alone, whether or not they are held now.
+  begin_greeting(connection.get());
+  read_store(
+      owner, [key](Store& store) { return store.find_account(key).has_value(); },
+      [this, connection, rid, hello, name = std::move(name), key, owner,
+       replay = std::move(replay)](bool stored_account) mutable {
+        if (stored_account || accounts_.contains(key)) {
+          end_greeting(connection, replay, [&] {
+            send_error(connection, rid,
+                       {ProtocolError::name_taken,
+                        fmt::format("the name \"{}\" is an account's: sign in with its password, "
+                                    "or choose another",
+                                    name)});
+          });
+          return;
+        }
+        create_guest(connection, rid, hello, std::move(name), std::move(owner), std::move(replay));
+      });
+}
+
+void Identity::create_guest(const ConnectionPtr& connection, std::uint64_t rid,
+                            const v1::Hello& hello, std::string name,
+                            std::shared_ptr<const void> owner, Replay replay) {
+  if (!greeting(connection.get())) return;  // gone meanwhile
   // A new identity: stored before the player hears of it.
   const std::string id = new_player_id();
   const std::string token = new_token();
-  Player entry = make_player(id, name, hash_token(token), false);
+  Player entry = make_player(id, std::move(name), hash_token(token), false);
   PlayerRecord rec = make_record(entry);
-  begin_greeting(connection.get());
   writer_.submit({store_op::SavePlayer{std::move(rec)}},
                  [this, owner = std::move(owner), replay = std::move(replay), connection, rid,
-                  hello, token, entry = std::move(entry)](bool) mutable {
+                  hello, token, entry = std::move(entry)](bool kept) mutable {
                    asio::post(strand_, [this, owner, replay = std::move(replay), connection, rid,
-                                        hello, token, entry = std::move(entry)]() mutable {
-                     tokens_[entry.token_hash] = entry.id;
-                     auto& player = players_[entry.id] = std::move(entry);
+                                        hello, token, kept, entry = std::move(entry)]() mutable {
+                     if (!kept) {
+                       // Not stored, so its token could not bring it back: refused.
+                       end_greeting(connection, replay, [&] {
+                         send_error(
+                             connection, rid,
+                             {ProtocolError::internal, "the new player could not be stored"});
+                       });
+                       return;
+                     }
+                     const std::string player_id = entry.id;
+                     Player& player = players_[player_id] = std::move(entry);
+                     add_token(player.token_hash, player);
+                     metrics_.players_held.store(static_cast<std::int64_t>(players_.size()));
                      end_greeting(connection, replay, [&] {
                        welcome(connection, player, rid, false, hello, token, player.token_hash);
                      });
+                     let_go(player_id);  // the connection went meanwhile: nothing holds them
                    });
                  });
 }
@@ -157,14 +275,15 @@ std::string Identity::token_hash_of(Connection* connection) const {
 
 std::vector<ConnectionPtr> Identity::revoke_other_devices(const std::string& player_id,
                                                           const std::string& keep_hash) {
-  // A walk over every token: a password change is rare, and a per-player
-  // list would cost every player memory for it.
-  std::erase_if(tokens_, [&](const auto& entry) {
-    return entry.second == player_id && entry.first != keep_hash;
-  });
   std::vector<ConnectionPtr> out;
   Player* player = find(player_id);
   if (!player) return out;
+  std::erase_if(player->tokens, [&](const std::string& token) {
+    if (token == keep_hash) return false;
+    if (auto t = tokens_.find(token); t != tokens_.end() && t->second == player_id)
+      tokens_.erase(t);
+    return true;
+  });
   if (player->token_hash != keep_hash) player->token_hash.clear();
   for (const auto& weak : live_connections(*player)) {
     auto c = weak.lock();
@@ -265,7 +384,9 @@ Player& Identity::bot(std::string_view level) {
   if (it != players_.end()) return it->second;
   Player entry = make_player(id, std::string(level) + " bot", {}, true);
   writer_.submit({store_op::SavePlayer{make_record(entry)}});
-  return players_[id] = std::move(entry);
+  Player& player = players_[id] = std::move(entry);
+  metrics_.players_held.store(static_cast<std::int64_t>(players_.size()));
+  return player;
 }
 
 std::vector<std::weak_ptr<Connection>> Identity::live_connections(Player& p) {

@@ -240,8 +240,10 @@ Expected<std::string> Lobby::create_private(const std::string& player,
   if (!terms) return inarow::unexpected(terms.error());
   if (auto ok = check_limit(player, v1::MATCH_KIND_SEEK, "you"); !ok)
     return inarow::unexpected(ok.error());
-  // One open private game per player: a new one replaces the old.
-  std::erase_if(privates_, [&](const auto& kv) { return kv.second.creator == player; });
+  // One open private game per player: a new one replaces the old. The
+  // creator is held while theirs is open (joining reads their rating).
+  if (std::erase_if(privates_, [&](const auto& kv) { return kv.second.creator == player; }) == 0)
+    identity_.pin(identity_.at(player));
   static constexpr char kAlphabet[] = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
   std::string code;
   do {
@@ -277,6 +279,7 @@ Expected<std::string> Lobby::join_private(const std::string& player, const v1::J
   seats[index(opponent(game.side))] = player;
   auto match =
       create_match(game.variant, v1::MATCH_KIND_PRIVATE, game.rated, game.clock, seats, {});
+  identity_.unpin(game.creator);  // the match holds them now
   private_codes_[match->id()] = code;
   return match->id();
 }
@@ -374,6 +377,20 @@ void Lobby::lapse_offers(const std::string& player) {
 
 void Lobby::player_left(const std::string& player) {
   lapse_offers(player);
+  // Their open private game waits for them through the reconnect grace,
+  // then lapses if they are not back.
+  if (std::none_of(privates_.begin(), privates_.end(),
+                   [&](const auto& kv) { return kv.second.creator == player; })) {
+    return;
+  }
+  auto timer = std::make_shared<asio::steady_timer>(strand_, services_->config.reconnect_grace);
+  timer->async_wait([this, owner = owner_.lock(), timer, player](ErrorCode ec) {
+    if (ec || shutting_down_) return;
+    Player* p = identity_.find(player);
+    if (!p || !identity_.live_connections(*p).empty()) return;
+    if (std::erase_if(privates_, [&](const auto& kv) { return kv.second.creator == player; }) > 0)
+      identity_.unpin(player);
+  });
 }
 
 Seat Lobby::seat_for(const Player& p, const Variant& v, std::string level) const {
@@ -472,7 +489,11 @@ void Lobby::match_ended(const std::string& match_id) {
     auto match = matches_.find(match_id);
     if (!match) return;
     for (int s = 0; s < 2; ++s) {
-      if (Player* p = identity_.find(match->setup().seats[s].player_id)) p->matches.erase(match_id);
+      const std::string& id = match->setup().seats[s].player_id;
+      if (Player* p = identity_.find(id)) {
+        p->matches.erase(match_id);
+        identity_.let_go(id);  // gone, unless a connection or another match holds them
+      }
     }
     private_codes_.erase(match_id);
     bot_vs_bot_.erase(match_id);

@@ -11,47 +11,24 @@ namespace v1 = ::inarow::v1;
 Rating RatingBook::get(const std::string& player, const std::string& variant) const {
   std::lock_guard lock(mutex_);
   auto it = book_.find({player, variant});
-  return it == book_.end() ? Rating{} : it->second;
+  return it == book_.end() ? Rating{} : it->second.rating;
 }
 
-void RatingBook::set(const std::string& player, const std::string& variant, Rating r) {
+void RatingBook::admit(const PlayerRecord& record) {
   std::lock_guard lock(mutex_);
-  book_[{player, variant}] = r;
-}
-
-void RatingBook::set_games(const std::string& player, const std::string& variant, int games) {
-  std::lock_guard lock(mutex_);
-  games_[{player, variant}] = games;
-}
-
-std::vector<RatingBook::Entry> RatingBook::of_player(const std::string& player) const {
-  std::lock_guard lock(mutex_);
-  std::vector<Entry> out;
-  for (auto it = book_.lower_bound({player, {}}); it != book_.end() && it->first.first == player;
-       ++it) {
-    auto g = games_.find(it->first);
-    out.push_back(Entry{it->first.second, it->second, g == games_.end() ? 0 : g->second});
+  for (const auto& [variant, rating] : record.ratings) {
+    auto games = record.games.find(variant);
+    book_[{record.id, variant}] = Entry{rating, games == record.games.end() ? 0 : games->second};
   }
-  return out;
 }
 
-std::vector<RatingBook::Ranked> RatingBook::ranking(const std::string& variant,
-                                                    int min_games) const {
-  std::vector<Ranked> out;
-  {
-    std::lock_guard lock(mutex_);
-    for (const auto& [key, games] : games_) {
-      if (key.second != variant || games < min_games) continue;
-      auto r = book_.find(key);
-      if (r != book_.end()) out.push_back(Ranked{key.first, r->second, games});
-    }
-  }
-  std::sort(out.begin(), out.end(), [](const Ranked& a, const Ranked& b) {
-    if (a.rating.rating != b.rating.rating) return a.rating.rating > b.rating.rating;
-    if (a.games != b.games) return a.games > b.games;
-    return a.player < b.player;
-  });
-  return out;
+void RatingBook::forget(const std::string& player) {
+  std::lock_guard lock(mutex_);
+  auto from = book_.lower_bound({player, {}});
+  auto to = from;
+  while (to != book_.end() && to->first.first == player)
+    ++to;
+  book_.erase(from, to);
 }
 
 std::vector<v1::RatingChange> RatingBook::rate(const MatchSetup& match, v1::Result r,
@@ -66,20 +43,20 @@ std::vector<v1::RatingChange> RatingBook::rate(const MatchSetup& match, v1::Resu
   // Read and written under one lock: a player's two matches may end at once
   // on two strands, and each update must start from the other's result.
   std::lock_guard lock(mutex_);
-  std::array<Rating*, 2> book;
+  std::array<Entry*, 2> book;
   std::array<Rating, 2> before;
   for (int s = 0; s < 2; ++s) {
     book[s] = &book_.try_emplace({match.seats[s].player_id, variant}).first->second;
-    before[s] = *book[s];
+    before[s] = book[s]->rating;
   }
   for (int s = 0; s < 2; ++s) {
     const double score = s == 0 ? first_score : 1.0 - first_score;
     const GameResult game{before[1 - s], score};
     const Rating after = glicko2_update(before[s], std::span(&game, 1));
     const std::string& player = match.seats[s].player_id;
-    *book[s] = after;
-    ++games_[{player, variant}];
-    ops.push_back(store_op::SaveRating{player, variant, after});
+    book[s]->rating = after;
+    ++book[s]->games;
+    ops.push_back(store_op::SaveRating{player, variant, after, book[s]->games});
     v1::RatingChange c;
     c.set_player_id(player);
     *c.mutable_before() = to_proto(before[s]);

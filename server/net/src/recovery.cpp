@@ -4,6 +4,9 @@
 
 #include <algorithm>
 
+#include "ids.h"
+#include "inarow/bots/bot.h"
+
 namespace inarow::server {
 
 namespace v1 = ::inarow::v1;
@@ -65,12 +68,10 @@ std::int64_t last_known_alive(Store& store, const std::vector<MatchRecord>& live
 
 int restore_from_store(Store& store, Identity& identity, MatchRegistry& matches,
                        const std::shared_ptr<MatchServices>& services) {
-  for (PlayerRecord& p : store.load_players()) {
-    for (auto& [variant, r] : p.ratings)
-      services->ratings.set(p.id, variant, r);
-    for (auto& [variant, n] : p.games)
-      services->ratings.set_games(p.id, variant, n);
-    identity.restore(p);
+  // Bots are always held (with their ratings); people only while they are
+  // seated in a live match, until it ends, or while they are connected.
+  for (const bots::Level& level : bots::levels()) {
+    if (auto bot = store.find_player(bot_id(level.name))) identity.admit(*bot);
   }
   int restored = 0;
   const std::vector<MatchRecord> live = store.load_unfinished();
@@ -91,7 +92,12 @@ int restore_from_store(Store& store, Identity& identity, MatchRegistry& matches,
     matches.add(actor);
     services->metrics.matches_live[rec.kind % kMatchKinds].fetch_add(1);
     for (int s = 0; s < 2; ++s) {
-      if (Player* p = identity.find(actor->setup().seats[s].player_id)) p->matches.insert(rec.id);
+      const std::string& id = actor->setup().seats[s].player_id;
+      Player* p = identity.find(id);
+      if (!p) {
+        if (auto stored = store.find_player(id)) p = &identity.admit(*stored);
+      }
+      if (p) p->matches.insert(rec.id);
     }
     // The clocks go on from the last event's, less what the player to move
     // had used of the turn; from now on they hold as of now less that, so a

@@ -16,6 +16,7 @@
 #include "inarow/server/match_commands.h"
 #include "inarow/server/match_registry.h"
 #include "inarow/server/recovery.h"
+#include "profiles.h"
 
 namespace inarow::server {
 
@@ -79,9 +80,9 @@ struct Router::State : std::enable_shared_from_this<Router::State> {
         metrics(metrics_),
         strand(asio::make_strand(ioc)),
         services(std::make_shared<MatchServices>(ioc, bot_workers, config, writer, metrics_)),
-        identity(strand, writer, metrics_, matches),
+        identity(strand, writer, store_, metrics_, matches, services->ratings),
         lobby(strand, services, identity, matches),
-        accounts(strand, config, writer, metrics_, identity, services->ratings) {}
+        accounts(strand, config, writer, metrics_, identity) {}
 
   Store& store;
   Metrics& metrics;
@@ -92,8 +93,9 @@ struct Router::State : std::enable_shared_from_this<Router::State> {
   Lobby lobby;
   Accounts accounts;
   Routes routes;
-  // Where the game history is read from the store (null: on the strand).
-  asio::thread_pool* history_readers = nullptr;
+  // Where the store is read for game history, profiles and leaderboards
+  // (null: on the strand).
+  asio::thread_pool* readers = nullptr;
   // Set once by shutdown(); read on the strand and, for the routes, from
   // the reading threads.
   std::atomic<bool> shutting_down{false};
@@ -143,8 +145,9 @@ void Router::restore() {
   restore_from_store(state_->store, state_->identity, state_->matches, state_->services);
 }
 
-void Router::read_history_on(asio::thread_pool& readers) {
-  state_->history_readers = &readers;
+void Router::read_store_on(asio::thread_pool& readers) {
+  state_->readers = &readers;
+  state_->identity.read_on(readers);
 }
 
 void Router::receive(ConnectionPtr from, v1::ClientMessage message) {
@@ -184,6 +187,8 @@ void Router::disconnected(const ConnectionPtr& connection) {
       if (!m) continue;
       if (auto side = m->seat_of(gone->player_id)) m->presence(*side, false);
     }
+    // Held no longer unless a match or a pending change holds them.
+    state->identity.let_go(gone->player_id);
   });
 }
 
@@ -341,13 +346,19 @@ void Router::State::on_receive(const ConnectionPtr& from, v1::ClientMessage& msg
       break;
     }
     case v1::ClientMessage::kListGames:
-    case v1::ClientMessage::kGetGame: {
+    case v1::ClientMessage::kGetGame:
+    case v1::ClientMessage::kGetProfile:
+    case v1::ClientMessage::kGetLeaderboard: {
       // The store is read off the strand; the answer goes from there.
-      auto read = [&store = store, &metrics = metrics, from, player_id, msg = std::move(msg)] {
-        server::send(metrics, from, answer_history(metrics, store, player_id, msg));
+      auto read = [&store = store, &metrics = metrics, &config = services->config, from, player_id,
+                   msg = std::move(msg)] {
+        const bool history = msg.has_list_games() || msg.has_get_game();
+        server::send(metrics, from,
+                     history ? answer_history(metrics, store, player_id, msg)
+                             : answer_players(metrics, store, config, player_id, msg));
       };
-      if (history_readers) {
-        asio::post(*history_readers, std::move(read));
+      if (readers) {
+        asio::post(*readers, std::move(read));
       } else {
         read();
       }
@@ -355,26 +366,6 @@ void Router::State::on_receive(const ConnectionPtr& from, v1::ClientMessage& msg
     }
     case v1::ClientMessage::kSetPassword:
       accounts.set_password(from, player_id, rid, msg.set_password(), shared_from_this());
-      break;
-    case v1::ClientMessage::kGetProfile:
-      if (auto profile = accounts.profile(player_id, msg.get_profile()); !profile) {
-        send_error(from, rid, profile.error());
-      } else {
-        v1::ServerMessage m;
-        m.set_request_id(rid);
-        *m.mutable_profile() = std::move(*profile);
-        send(from, make_outgoing(std::move(m)));
-      }
-      break;
-    case v1::ClientMessage::kGetLeaderboard:
-      if (auto board = accounts.leaderboard(msg.get_leaderboard()); !board) {
-        send_error(from, rid, board.error());
-      } else {
-        v1::ServerMessage m;
-        m.set_request_id(rid);
-        *m.mutable_leaderboard() = std::move(*board);
-        send(from, make_outgoing(std::move(m)));
-      }
       break;
     case v1::ClientMessage::kPing: {
       v1::ServerMessage m;

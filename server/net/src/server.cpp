@@ -40,8 +40,9 @@ struct Server::Impl {
   asio::io_context ioc;
   std::unique_ptr<Router> router;
   asio::thread_pool bot_workers;
-  // Reads game records for GET /matches/<id> and /game/<id>, and the game
-  // history (their handlers hold sessions, so they go before the io_context).
+  // Reads game records for GET /matches/<id> and /game/<id>, the game
+  // history, profiles, leaderboards and returning players (their handlers
+  // hold sessions, so they go before the io_context).
   asio::thread_pool record_readers{1};
   Listener listener;
   std::vector<std::thread> threads;
@@ -84,7 +85,7 @@ inarow::expected<void, std::string> Server::start() {
   BotMoves::tune_workers(s.bot_workers, std::max(1, s.config.bot_threads), s.config.bot_nice);
   s.router =
       std::make_unique<Router>(s.ioc, s.bot_workers, s.config, *s.store, *s.writer, s.metrics);
-  s.router->read_history_on(s.record_readers);
+  s.router->read_store_on(s.record_readers);
   s.sessions =
       std::make_unique<SessionContext>(s.config, s.metrics, *s.router, *s.store, s.record_readers);
   s.router->restore();

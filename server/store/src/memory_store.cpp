@@ -28,7 +28,14 @@ void MemoryStore::apply(const store_op::SavePlayer& op) {
 }
 
 void MemoryStore::apply(const store_op::SaveRating& op) {
-  players_[op.player_id].ratings[op.variant] = op.rating;
+  PlayerRecord& p = players_[op.player_id];
+  p.ratings[op.variant] = op.rating;
+  // A variant without a game has no count, as in the SQLite store.
+  if (op.games > 0) {
+    p.games[op.variant] = op.games;
+  } else {
+    p.games.erase(op.variant);
+  }
 }
 
 void MemoryStore::apply(const store_op::CreateMatch& op) {
@@ -94,19 +101,60 @@ void MemoryStore::apply(const store_op::FinishMatch& op) {
   m.event_ms.clear();
 }
 
-std::vector<PlayerRecord> MemoryStore::load_players() {
-  std::lock_guard lock(mutex_);
-  std::vector<PlayerRecord> out;
+template <class Pred>
+std::optional<PlayerRecord> MemoryStore::find_if(Pred pred) const {
   for (const auto& [id, p] : players_) {
-    out.push_back(p);
-    PlayerRecord& r = out.back();
-    r.games.clear();
-    for (const auto& [mid, m] : matches_) {
-      if (!m.rated || m.result < 1 || m.result > 3) continue;
-      if (m.first_id == id || m.second_id == id) ++r.games[m.variant];
-    }
+    if (!p.id.empty() && pred(p)) return p;
   }
-  return out;
+  return std::nullopt;
+}
+
+std::optional<PlayerRecord> MemoryStore::find_player(const std::string& id) {
+  std::lock_guard lock(mutex_);
+  auto it = players_.find(id);
+  if (it == players_.end() || it->second.id.empty()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<PlayerRecord> MemoryStore::find_player_by_token(const std::string& token_hash) {
+  std::lock_guard lock(mutex_);
+  if (token_hash.empty()) return std::nullopt;  // a bot's, or a revoked one
+  return find_if([&](const PlayerRecord& p) {
+    return p.token_hash == token_hash ||
+           std::ranges::find(p.device_token_hashes, token_hash) != p.device_token_hashes.end();
+  });
+}
+
+std::optional<PlayerRecord> MemoryStore::find_account(const std::string& name_key) {
+  std::lock_guard lock(mutex_);
+  if (name_key.empty()) return std::nullopt;  // a guest's
+  return find_if([&](const PlayerRecord& p) { return p.name_key == name_key; });
+}
+
+LeaderboardPage MemoryStore::leaderboard(const std::string& variant, int min_games,
+                                         std::size_t offset, std::size_t limit) {
+  std::lock_guard lock(mutex_);
+  std::vector<RankedPlayer> ranked;
+  // Every rating, as the SQLite store counts them (one without a stored
+  // player is listed without a name).
+  for (const auto& [id, p] : players_) {
+    auto r = p.ratings.find(variant);
+    if (r == p.ratings.end()) continue;
+    auto g = p.games.find(variant);
+    const int games = g == p.games.end() ? 0 : g->second;
+    if (games < min_games) continue;
+    ranked.push_back(RankedPlayer{id, p.name, p.bot, r->second, games});
+  }
+  std::sort(ranked.begin(), ranked.end(), [](const RankedPlayer& a, const RankedPlayer& b) {
+    if (a.rating.rating != b.rating.rating) return a.rating.rating > b.rating.rating;
+    if (a.games != b.games) return a.games > b.games;
+    return a.player_id < b.player_id;
+  });
+  LeaderboardPage page;
+  page.total = ranked.size();
+  for (std::size_t i = offset; i < ranked.size() && i - offset < limit; ++i)
+    page.entries.push_back(std::move(ranked[i]));
+  return page;
 }
 
 std::vector<MatchRecord> MemoryStore::load_unfinished() {

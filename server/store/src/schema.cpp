@@ -47,8 +47,11 @@ CREATE TABLE IF NOT EXISTS ratings (
   rating REAL NOT NULL,
   deviation REAL NOT NULL,
   volatility REAL NOT NULL,
+  games INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (player_id, variant)
 ) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS players_by_token ON players (token_hash) WHERE token_hash != '';
+CREATE INDEX IF NOT EXISTS ratings_by_rank ON ratings (variant, rating DESC, games DESC, player_id);
 CREATE INDEX IF NOT EXISTS matches_live ON matches (log_from) WHERE result = 0;
 CREATE INDEX IF NOT EXISTS matches_by_first ON matches (first_id, ended_ms, id) WHERE result != 0;
 CREATE INDEX IF NOT EXISTS matches_by_second ON matches (second_id, ended_ms, id)
@@ -88,6 +91,7 @@ CREATE TABLE IF NOT EXISTS devices (
   player_id TEXT NOT NULL,
   created_ms INTEGER NOT NULL
 ) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS devices_by_player ON devices (player_id, created_ms);
 )sql";
 
 }  // namespace
@@ -156,10 +160,28 @@ ALTER TABLE matches ADD COLUMN second_rating_after REAL;
 ALTER TABLE matches ADD COLUMN second_rd_after REAL;
 )sql";
 
+// Schema 5 → 6: each rating counts its player's rated games in the
+// variant, as the finished matches have them (a rated game that ended in a
+// result, on either seat; a bot that played itself counts twice, as the
+// rating book counted it). One pass over the matches, whatever the schema
+// they came from. The indexes follow in kSchema.
+constexpr const char* kMigrateFrom5 = R"sql(
+ALTER TABLE ratings ADD COLUMN games INTEGER NOT NULL DEFAULT 0;
+UPDATE ratings SET games = counted.n
+  FROM (SELECT player, variant, COUNT(*) AS n FROM (
+          SELECT first_id AS player, variant FROM matches
+            WHERE rated = 1 AND result BETWEEN 1 AND 3
+          UNION ALL
+          SELECT second_id, variant FROM matches WHERE rated = 1 AND result BETWEEN 1 AND 3)
+        GROUP BY player, variant) AS counted
+  WHERE ratings.player_id = counted.player AND ratings.variant = counted.variant;
+)sql";
+
 }  // namespace
 
 std::string setup_script(bool has_schema1_events, bool has_schema2_matches,
-                         bool has_log_without_time, bool has_matches_without_ratings) {
+                         bool has_log_without_time, bool has_matches_without_ratings,
+                         bool has_ratings_without_games) {
   std::string setup;
   if (has_schema1_events) setup += kMigrateFrom1;                        // schema 1 → 2
   if (!setup.empty() || has_schema2_matches) setup += migrate_from_2();  // schema 2 → 3
@@ -169,6 +191,8 @@ std::string setup_script(bool has_schema1_events, bool has_schema2_matches,
     setup += kMigrateFrom4;  // schema 3 or 4 → 5
   }
   setup += matches_table("matches");
+  // After the matches' migrations: it reads them in their latest shape.
+  if (has_ratings_without_games) setup += kMigrateFrom5;  // schema 5 or before → 6
   setup += kSchema;
   setup += "PRAGMA user_version=" + std::to_string(kSchemaVersion) + ";";
   return setup;

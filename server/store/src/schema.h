@@ -1,4 +1,4 @@
-// The SQLite store's tables: schema 5, and the migrations from the schemas
+// The SQLite store's tables: schema 6, and the migrations from the schemas
 // before it. open_sqlite_store runs them in one transaction.
 #pragma once
 
@@ -28,7 +28,15 @@ namespace inarow::server::sqlite {
 // its match row, which the game's end writes anyway, and an index per seat
 // over finished matches by (player, ended_ms, id), so that a player's games
 // are listed newest first a page at a time from a cursor (keyset paging).
-constexpr int kSchemaVersion = 5;
+//
+// Schema 6 is for players read when they are needed rather than all at
+// start: each rating row counts its player's rated games in the variant
+// (`games`, which SaveRating writes; a migration counts the finished
+// matches once), so that neither a player nor the leaderboard scans the
+// matches. Indexes find a player by token (players.token_hash, partial: a
+// bot's and a revoked token are ''), a player's devices, and a variant's
+// ratings best first (the leaderboard, a page at a time).
+constexpr int kSchemaVersion = 6;
 
 // Schema 2's columns of the matches table, in the order the store reads them
 // (record follows).
@@ -42,11 +50,13 @@ extern const char* const kPruneLog;
 // store reads them.
 extern const char* const kRatingColumnList;
 
-// What brings a store of the given shape to schema 5: the migrations it
+// What brings a store of the given shape to schema 6: the migrations it
 // needs, then the tables and indexes (IF NOT EXISTS), then the version.
 // `has_log_without_time`: a schema-2 or -3 log (no at_ms column).
 // `has_matches_without_ratings`: a schema-3 or -4 matches table.
+// `has_ratings_without_games`: a ratings table from schema 5 or before.
 std::string setup_script(bool has_schema1_events, bool has_schema2_matches,
-                         bool has_log_without_time, bool has_matches_without_ratings);
+                         bool has_log_without_time, bool has_matches_without_ratings,
+                         bool has_ratings_without_games);
 
 }  // namespace inarow::server::sqlite

@@ -1,7 +1,7 @@
 // The SQLite store: one connection in WAL mode that the writer thread
-// commits on, guarded by a mutex; game records for HTTP readers come from a
-// read-only connection of their own, so a reader never waits out a commit's
-// fsync.
+// commits on, guarded by a mutex; players, the leaderboard and game records
+// are read from a read-only connection of their own, so a reader never
+// waits out a commit's fsync.
 #include "inarow/server/sqlite_store.h"
 
 #include <sqlite3.h>
@@ -12,6 +12,7 @@
 #include <map>
 #include <mutex>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -41,6 +42,8 @@ class SqliteStore final : public Store {
     // Fold the WAL back into the database file on a clean close.
     sqlite3_exec(db_, "PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr);
     prepared_ = {};  // every statement finalized before the connection closes
+    writer_reads_ = {};
+    reader_reads_ = {};
     sqlite3_close(reader_);
     sqlite3_close(db_);
   }
@@ -82,56 +85,6 @@ class SqliteStore final : public Store {
       return inarow::unexpected(why);
     }
     return {};
-  }
-
-  std::vector<PlayerRecord> load_players() override {
-    std::lock_guard lock(mutex_);
-    std::vector<PlayerRecord> out;
-    std::map<std::string, std::size_t> at;
-    Statement players(db_, "SELECT id, name, token_hash, bot FROM players");
-    while (players.step() == SQLITE_ROW) {
-      PlayerRecord p;
-      p.id = players.text(0);
-      p.name = players.text(1);
-      p.token_hash = players.text(2);
-      p.bot = players.integer(3) != 0;
-      at[p.id] = out.size();
-      out.push_back(std::move(p));
-    }
-    Statement ratings(db_, "SELECT player_id, variant, rating, deviation, volatility FROM ratings");
-    while (ratings.step() == SQLITE_ROW) {
-      auto it = at.find(ratings.text(0));
-      if (it == at.end()) continue;
-      out[it->second].ratings[ratings.text(1)] =
-          Rating{ratings.real(2), ratings.real(3), ratings.real(4)};
-    }
-    // Rated games that ended in a result, per player and variant.
-    Statement games(db_,
-                    "SELECT player, variant, COUNT(*) FROM (SELECT first_id AS player, variant "
-                    "FROM matches WHERE rated = 1 AND result BETWEEN 1 AND 3 UNION ALL SELECT "
-                    "second_id, variant FROM matches WHERE rated = 1 AND result BETWEEN 1 AND 3) "
-                    "GROUP BY player, variant");
-    while (games.step() == SQLITE_ROW) {
-      auto it = at.find(games.text(0));
-      if (it == at.end()) continue;
-      out[it->second].games[games.text(1)] = static_cast<int>(games.integer(2));
-    }
-    Statement accounts(db_, "SELECT player_id, name_key, password_hash, created_ms FROM accounts");
-    while (accounts.step() == SQLITE_ROW) {
-      auto it = at.find(accounts.text(0));
-      if (it == at.end()) continue;
-      PlayerRecord& p = out[it->second];
-      p.name_key = accounts.text(1);
-      p.password_hash = accounts.text(2);
-      p.account_since_ms = accounts.integer(3);
-    }
-    Statement devices(db_, "SELECT player_id, token_hash FROM devices ORDER BY created_ms");
-    while (devices.step() == SQLITE_ROW) {
-      auto it = at.find(devices.text(0));
-      if (it == at.end()) continue;
-      out[it->second].device_token_hashes.push_back(devices.text(1));
-    }
-    return out;
   }
 
   std::vector<MatchRecord> load_unfinished() override {
@@ -177,7 +130,7 @@ class SqliteStore final : public Store {
     return integer("SELECT at_ms FROM alive WHERE id = 1");
   }
 
-  // A reader of its own for load_match (a database file in WAL mode only):
+  // A reader of its own (a database file in WAL mode only):
   // in WAL a reader sees the last commit and never waits for the writer.
   bool read_elsewhere(const std::string& path) {
     sqlite3* db = nullptr;
@@ -212,6 +165,36 @@ class SqliteStore final : public Store {
     return read_games(reader_, player_id, viewer, before, limit);
   }
 
+  std::optional<PlayerRecord> find_player(const std::string& id) override {
+    return reading([&](Reads& r) { return read_player(r, id); });
+  }
+
+  std::optional<PlayerRecord> find_player_by_token(const std::string& token_hash) override {
+    return reading([&](Reads& r) -> std::optional<PlayerRecord> {
+      // The first device's token (players_by_token, which leaves out the
+      // '' of bots and revoked tokens) or another device's (its key).
+      auto id = read_id(r, r.by_token,
+                        "SELECT id FROM players WHERE token_hash = ?1 AND token_hash != '' "
+                        "UNION ALL SELECT player_id FROM devices WHERE token_hash = ?1 LIMIT 1",
+                        token_hash);
+      return id ? read_player(r, *id) : std::nullopt;
+    });
+  }
+
+  std::optional<PlayerRecord> find_account(const std::string& name_key) override {
+    return reading([&](Reads& r) -> std::optional<PlayerRecord> {
+      auto id =
+          read_id(r, r.by_name, "SELECT player_id FROM accounts WHERE name_key = ?", name_key);
+      return id ? read_player(r, *id) : std::nullopt;
+    });
+  }
+
+  LeaderboardPage leaderboard(const std::string& variant, int min_games, std::size_t offset,
+                              std::size_t limit) override {
+    return reading(
+        [&](Reads& r) { return read_leaderboard(r, variant, min_games, offset, limit); });
+  }
+
   bool exec(const char* sql) {
     return sqlite3_exec(db_, sql, nullptr, nullptr, nullptr) == SQLITE_OK;
   }
@@ -222,6 +205,159 @@ class SqliteStore final : public Store {
   }
 
  private:
+  // The player and leaderboard reads of one connection, prepared on first
+  // use: they run on every sign-in and reconnection.
+  struct Reads {
+    sqlite3* db = nullptr;
+    std::unique_ptr<Statement> begin, commit, player, ratings, account, devices, by_token, by_name,
+        ranked_count, ranked_page;
+  };
+
+  static Statement& prepared(Reads& r, std::unique_ptr<Statement>& slot, const char* sql) {
+    if (!slot) slot = std::make_unique<Statement>(r.db, sql);
+    return *slot;
+  }
+
+  // Steps `s` through its rows, `row` on each, and resets it (a statement
+  // left stepped would hold its read transaction, and the binds' strings,
+  // past the read). False on an error.
+  template <class Row>
+  static bool each_row(Statement& s, Row&& row) {
+    struct Reset {
+      Statement& s;
+      ~Reset() { s.reset(); }
+    } reset{s};
+    int rc = SQLITE_ROW;
+    while ((rc = s.step()) == SQLITE_ROW)
+      row(s);
+    return rc == SQLITE_DONE;
+  }
+
+  // A read of several statements sees one commit: without it a commit
+  // between them could tear a player (a device revoked after its token
+  // found them). BEGIN is deferred: the first SELECT takes the snapshot.
+  class ReadTransaction {
+   public:
+    explicit ReadTransaction(Reads& r)
+        : commit_(prepared(r, r.commit, "COMMIT")), open_(done(prepared(r, r.begin, "BEGIN"))) {}
+    ~ReadTransaction() {
+      if (open_) done(commit_);
+    }
+    ReadTransaction(const ReadTransaction&) = delete;
+    ReadTransaction& operator=(const ReadTransaction&) = delete;
+
+   private:
+    Statement& commit_;
+    bool open_;
+  };
+
+  // Runs `read` on the reading connection under its mutex, in one read
+  // transaction: the reader of its own if there is one (a commit never
+  // holds it up), else the writer's, between batches.
+  template <class Read>
+  std::invoke_result_t<Read&, Reads&> reading(Read&& read) {
+    if (!reader_) {
+      std::lock_guard lock(mutex_);
+      writer_reads_.db = db_;
+      ReadTransaction snapshot(writer_reads_);
+      return read(writer_reads_);
+    }
+    std::lock_guard lock(reader_mutex_);
+    reader_reads_.db = reader_;
+    ReadTransaction snapshot(reader_reads_);
+    return read(reader_reads_);
+  }
+
+  // The player id the one-column query `sql` finds for `key`, if any.
+  static std::optional<std::string> read_id(Reads& r, std::unique_ptr<Statement>& slot,
+                                            const char* sql, const std::string& key) {
+    Statement& q = prepared(r, slot, sql);
+    q.bind(1, key);
+    std::optional<std::string> id;
+    if (!each_row(q, [&](const Statement& row) { id = row.text(0); })) return std::nullopt;
+    return id;
+  }
+
+  // One player, whole, by id: four lookups by key.
+  static std::optional<PlayerRecord> read_player(Reads& r, const std::string& id) {
+    std::optional<PlayerRecord> p;
+    Statement& player =
+        prepared(r, r.player, "SELECT name, token_hash, bot FROM players WHERE id = ?");
+    player.bind(1, id);
+    const bool found = each_row(player, [&](const Statement& q) {
+      p.emplace();
+      p->id = id;
+      p->name = q.text(0);
+      p->token_hash = q.text(1);
+      p->bot = q.integer(2) != 0;
+    });
+    if (!found || !p) return std::nullopt;
+    Statement& ratings = prepared(r, r.ratings,
+                                  "SELECT variant, rating, deviation, volatility, games FROM "
+                                  "ratings WHERE player_id = ?");
+    ratings.bind(1, id);
+    const bool rated = each_row(ratings, [&](const Statement& q) {
+      p->ratings[q.text(0)] = Rating{q.real(1), q.real(2), q.real(3)};
+      // A variant without a game has no count (as before schema 6).
+      if (const auto games = static_cast<int>(q.integer(4)); games > 0) p->games[q.text(0)] = games;
+    });
+    Statement& account =
+        prepared(r, r.account,
+                 "SELECT name_key, password_hash, created_ms FROM accounts WHERE player_id = ?");
+    account.bind(1, id);
+    const bool has_account = each_row(account, [&](const Statement& q) {
+      p->name_key = q.text(0);
+      p->password_hash = q.text(1);
+      p->account_since_ms = q.integer(2);
+    });
+    Statement& devices = prepared(
+        r, r.devices, "SELECT token_hash FROM devices WHERE player_id = ? ORDER BY created_ms");
+    devices.bind(1, id);
+    const bool has_devices =
+        each_row(devices, [&](const Statement& q) { p->device_token_hashes.push_back(q.text(0)); });
+    if (!rated || !has_account || !has_devices) return std::nullopt;
+    return p;
+  }
+
+  // A page of a variant's leaderboard: the page's players from the rank
+  // index alone (an offset skips index entries, not rows), then their
+  // rows and names; the count from the index too. Every rating has its
+  // player (the rating book rates players it has stored), so counting the
+  // ratings counts the players; one without would be listed without a name.
+  static LeaderboardPage read_leaderboard(Reads& r, const std::string& variant, int min_games,
+                                          std::size_t offset, std::size_t limit) {
+    constexpr auto kMax = static_cast<std::size_t>(std::numeric_limits<std::int64_t>::max());
+    LeaderboardPage page;
+    Statement& count = prepared(r, r.ranked_count,
+                                "SELECT COUNT(*) FROM ratings WHERE variant = ? AND games >= ?");
+    count.bind(1, variant).bind(2, std::int64_t{min_games});
+    if (!each_row(count, [&](const Statement& q) {
+          page.total = static_cast<std::size_t>(q.integer(0));
+        })) {
+      return {};
+    }
+    if (limit == 0 || offset >= page.total) return page;
+    Statement& ranked = prepared(
+        r, r.ranked_page,
+        "SELECT top.player_id, p.name, p.bot, r.rating, r.deviation, r.volatility, r.games "
+        "FROM (SELECT player_id, rating, games FROM ratings WHERE variant = ?1 AND games >= ?2 "
+        "ORDER BY rating DESC, games DESC, player_id LIMIT ?3 OFFSET ?4) AS top "
+        "JOIN ratings r ON r.player_id = top.player_id AND r.variant = ?1 "
+        "LEFT JOIN players p ON p.id = top.player_id "
+        "ORDER BY top.rating DESC, top.games DESC, top.player_id");
+    ranked.bind(1, variant).bind(2, std::int64_t{min_games});
+    ranked.bind(3, static_cast<std::int64_t>(std::min(limit, kMax)));
+    ranked.bind(4, static_cast<std::int64_t>(std::min(offset, kMax)));
+    if (!each_row(ranked, [&](const Statement& q) {
+          page.entries.push_back(RankedPlayer{q.text(0), q.text(1), q.integer(2) != 0,
+                                              Rating{q.real(3), q.real(4), q.real(5)},
+                                              static_cast<int>(q.integer(6))});
+        })) {
+      return {};
+    }
+    return page;
+  }
+
   // One match from the given connection (the caller holds its mutex).
   static std::optional<MatchRecord> read_match_record(sqlite3* db, const std::string& id) {
     Statement q(db, (kSelectGames + " WHERE m.id = ?").c_str());
@@ -391,9 +527,9 @@ class SqliteStore final : public Store {
   bool apply(const store_op::SaveRating& op) {
     auto& s = stmt(prepared_.save_rating,
                    "INSERT OR REPLACE INTO ratings (player_id, variant, rating, deviation, "
-                   "volatility) VALUES (?, ?, ?, ?, ?)");
+                   "volatility, games) VALUES (?, ?, ?, ?, ?, ?)");
     s.bind(1, op.player_id).bind(2, op.variant).bind(3, op.rating.rating);
-    s.bind(4, op.rating.deviation).bind(5, op.rating.volatility);
+    s.bind(4, op.rating.deviation).bind(5, op.rating.volatility).bind(6, std::int64_t{op.games});
     return done(s);
   }
   bool apply(const store_op::CreateMatch& op) {
@@ -502,8 +638,10 @@ class SqliteStore final : public Store {
 
   sqlite3* db_;
   std::mutex mutex_;
-  sqlite3* reader_ = nullptr;  // read-only, for load_match; null for ":memory:"
+  sqlite3* reader_ = nullptr;  // read-only, for every read but a restore's; null for ":memory:"
   std::mutex reader_mutex_;
+  Reads writer_reads_;  // on db_, under mutex_ (no reader_)
+  Reads reader_reads_;  // on reader_, under reader_mutex_
   std::unique_ptr<Checkpointer> checkpointer_;
   std::chrono::milliseconds prune_every_;
   bool finished_ = false;  // this batch ended a match
@@ -576,8 +714,11 @@ inarow::expected<std::unique_ptr<Store>, std::string> open_sqlite_store(const st
       has_table("matches") && !schema2 &&
       !store->integer(
           "SELECT COUNT(*) FROM pragma_table_info('matches') WHERE name = 'first_rating_before'");
-  const std::string setup =
-      sqlite::setup_script(schema1, schema2, log_without_time, matches_without_ratings);
+  const bool ratings_without_games =
+      has_table("ratings") &&
+      !store->integer("SELECT COUNT(*) FROM pragma_table_info('ratings') WHERE name = 'games'");
+  const std::string setup = sqlite::setup_script(schema1, schema2, log_without_time,
+                                                 matches_without_ratings, ratings_without_games);
   if (!store->exec("BEGIN IMMEDIATE")) return failed("set up");
   if (!store->exec(setup.c_str())) {
     auto why = failed(setup.find("matches_v3") != std::string::npos ? "migrate" : "set up");

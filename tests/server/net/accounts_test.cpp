@@ -3,11 +3,14 @@
 // ratings, and the first device's token still works); wrong passwords,
 // names taken (case aside) by accounts, every bad request's exact error and
 // nothing changed after it; profiles and the paged leaderboard; accounts
-// kept across a restart on the same store.
+// kept across a restart on the same store. And players on demand: a player
+// nothing holds any more is let go of, and read back from the store, with
+// their ratings, account and name, when they come back.
 #include <gtest/gtest.h>
 
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "../store/records.h"
@@ -529,6 +532,170 @@ TEST(Accounts, AChangedPasswordSignsTheOtherDevicesOutForGood) {
     expect_error(WsClient(server.port()).request(sign_in_message({}, {}, token)),
                  v1::ERROR_BAD_TOKEN, "unknown token");
   }
+}
+
+// ---- Players on demand: held while something needs them, read back after.
+
+// A figure from GET /metrics (-1 if it is not there).
+double metric(std::uint16_t port, const std::string& name) {
+  const HttpReply reply = http_get(port, "/metrics");
+  const std::string line_start = "\n" + name + " ";
+  const auto at = reply.body.find(line_start);
+  if (at == std::string::npos) return -1;
+  return std::stod(reply.body.substr(at + line_start.size()));
+}
+
+// Waits until the server holds `players` players (a departure is handled
+// on the router's strand, after the socket closes).
+bool holds(std::uint16_t port, double players) {
+  for (int i = 0; i < 300; ++i) {
+    if (metric(port, "inarow_players_held") == players) return true;
+    std::this_thread::sleep_for(10ms);
+  }
+  return false;
+}
+
+server::ServerConfig short_grace() {
+  auto config = test_config();
+  config.reconnect_grace = 200ms;  // an ended match lets its players go soon
+  return config;
+}
+
+TEST(PlayersOnDemand, APlayerWhoLeftIsLetGoAndComesBackWithTheirRatings) {
+  TestServer server(short_grace());
+  std::string token, id;
+  v1::Rating rated;
+  {
+    WsClient c(server.port());
+    id = c.hello("Oscar").player_id();
+    token = c.token();
+    rated = lose_to_bot(c);
+    EXPECT_EQ(metric(server.port(), "inarow_players_held"), 2);  // Oscar and the easy bot
+  }
+  // Gone, with his match's linger: only the bot is held.
+  ASSERT_TRUE(holds(server.port(), 1));
+  const double reads = metric(server.port(), "inarow_player_reads_total");
+
+  WsClient back(server.port());
+  const auto welcome = back.resume(token);
+  EXPECT_EQ(welcome.player_id(), id);
+  EXPECT_EQ(welcome.name(), "Oscar");
+  EXPECT_TRUE(welcome.resumed());
+  EXPECT_EQ(metric(server.port(), "inarow_player_reads_total"), reads + 1);
+  EXPECT_EQ(metric(server.port(), "inarow_players_held"), 2);
+  auto p = back.request(profile_message({}));
+  ASSERT_TRUE(p.has_profile()) << p.DebugString();
+  const auto* r = rating_in(p.profile(), "tictactoe");
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r->rating().rating(), rated.rating());
+  EXPECT_EQ(r->games(), 1u);
+  // The next game starts from the rating read back, not from 1500.
+  const v1::Rating again = lose_to_bot(back);
+  EXPECT_LT(again.rating(), rated.rating());
+  auto q = back.request(profile_message({}));
+  ASSERT_TRUE(q.has_profile());
+  EXPECT_EQ(rating_in(q.profile(), "tictactoe")->games(), 2u);
+}
+
+TEST(PlayersOnDemand, AnUnknownTokenIsStillRefusedAndHoldsNobody) {
+  TestServer server;
+  WsClient c(server.port());
+  expect_error(c.request(sign_in_message({}, {}, "no such token")), v1::ERROR_BAD_TOKEN,
+               "unknown token");
+  expect_error(c.request(ping_message()), v1::ERROR_HELLO_REQUIRED);
+  EXPECT_EQ(metric(server.port(), "inarow_players_held"), 0);
+}
+
+TEST(PlayersOnDemand, AnAccountLetGoOfStillOwnsItsNameAndSignsIn) {
+  TestServer server;
+  std::string id;
+  {
+    WsClient guest(server.port());
+    guest.hello("Hank");  // a guest named alike, from before the account
+    WsClient owner(server.port());
+    id = owner.hello("HANK").player_id();
+    expect_ack(owner.request(set_password_message("hank's secret")));
+    owner.close();
+    ASSERT_TRUE(holds(server.port(), 1));  // the guest alone
+    // The account is not held, but its name is still its own.
+    expect_error(guest.request(set_password_message("another secret")), v1::ERROR_NAME_TAKEN,
+                 "the name \"Hank\" is already an account's");
+    expect_error(WsClient(server.port()).request(hello_message("hank")), v1::ERROR_NAME_TAKEN);
+  }
+  ASSERT_TRUE(holds(server.port(), 0));
+  WsClient device(server.port());
+  auto m = device.request(sign_in_message("Hank", "hank's secret"));
+  ASSERT_TRUE(m.has_welcome()) << m.DebugString();
+  EXPECT_EQ(m.welcome().player_id(), id);
+  EXPECT_TRUE(m.welcome().account());
+  // A wrong password read back the account, and let it go again.
+  device.close();
+  ASSERT_TRUE(holds(server.port(), 0));
+  WsClient wrong(server.port());
+  expect_error(wrong.request(sign_in_message("hank", "not it")), v1::ERROR_WRONG_PASSWORD);
+  EXPECT_TRUE(holds(server.port(), 0));
+  // Profiles and the leaderboard come from the store: the account is there.
+  expect_error(wrong.request(profile_message({}, "hank")), v1::ERROR_HELLO_REQUIRED);
+  WsClient reader(server.port());
+  reader.hello("Ivy");
+  auto q = reader.request(profile_message(id));
+  ASSERT_TRUE(q.has_profile()) << q.DebugString();
+  EXPECT_EQ(q.profile().name(), "HANK");
+  EXPECT_TRUE(q.profile().account());
+  auto by_name = reader.request(profile_message({}, "hank"));
+  ASSERT_TRUE(by_name.has_profile());
+  EXPECT_EQ(by_name.profile().player_id(), id);
+}
+
+TEST(PlayersOnDemand, ManyGuestsComeAndGoAndOnlyWhoIsHereIsHeld) {
+  TestServer server;
+  WsClient stays(server.port());
+  stays.hello("Stays");
+  std::vector<std::string> tokens;
+  for (int i = 0; i < 50; ++i) {
+    WsClient c(server.port());
+    c.hello("Guest " + std::to_string(i));
+    tokens.push_back(c.token());
+  }
+  ASSERT_TRUE(holds(server.port(), 1));
+  // Every one of them comes back by token, and is let go again.
+  for (const std::string& token : tokens) {
+    WsClient c(server.port());
+    EXPECT_TRUE(c.resume(token).resumed());
+  }
+  EXPECT_TRUE(holds(server.port(), 1));
+  EXPECT_EQ(metric(server.port(), "inarow_player_reads_total"), 50);
+}
+
+TEST(PlayersOnDemand, APrivateGameWaitsForItsCreatorThroughTheGraceThenLapses) {
+  TestServer server(short_grace());
+  std::string code, token;
+  {
+    WsClient creator(server.port());
+    creator.hello("Creator");
+    token = creator.token();
+    auto ack = creator.request(create_private_message("tictactoe"));
+    ASSERT_TRUE(ack.has_ack()) << ack.DebugString();
+    code = ack.ack().code();
+  }
+  // Held while the code is open: a friend who joins at once gets the game.
+  WsClient friend_(server.port());
+  friend_.hello("Friend");
+  EXPECT_EQ(metric(server.port(), "inarow_players_held"), 2);
+  const std::string match = expect_match_ack(friend_.request(join_private_message(code)));
+  EXPECT_FALSE(match.empty());
+  expect_ack(friend_.request(resign_message(match)));
+
+  // A second code, and the creator gone past the grace: it lapses.
+  {
+    WsClient creator(server.port());
+    creator.resume(token);
+    auto ack = creator.request(create_private_message("tictactoe"));
+    ASSERT_TRUE(ack.has_ack());
+    code = ack.ack().code();
+  }
+  ASSERT_TRUE(holds(server.port(), 1));  // the friend alone
+  expect_error(friend_.request(join_private_message(code)), v1::ERROR_UNKNOWN_CODE);
 }
 
 }  // namespace

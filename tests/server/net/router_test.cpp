@@ -96,8 +96,9 @@ TEST_F(RouterTest, HelloFirstThenOnlyOnce) {
   EXPECT_EQ(request(a_, again).error().code(), v1::ERROR_ALREADY_GREETED);
   EXPECT_TRUE(request(a_, ping).has_pong());
   // The new player was stored before it heard of itself.
-  ASSERT_EQ(store_.load_players().size(), 1u);
-  EXPECT_EQ(store_.load_players()[0].id, w.player_id());
+  const auto stored = store_.find_player(w.player_id());
+  ASSERT_TRUE(stored);
+  EXPECT_EQ(stored->name, "ada");
 }
 
 TEST_F(RouterTest, EveryMatchCommandGoesToItsMatch) {

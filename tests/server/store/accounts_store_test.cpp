@@ -1,11 +1,12 @@
 // Accounts in the stores: an account and its devices survive reopening the
 // SQLite file, a second account with the same name key fails its whole
 // transaction and changes nothing, a password change keeps the account's
-// first date, and load_players counts each player's rated games per
-// variant from the finished matches. The in-memory store agrees.
+// first date, and each player's rated games per variant are what the
+// rating book saved with their ratings. The in-memory store agrees.
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -48,13 +49,6 @@ MatchRecord rated_match(const std::string& id, const std::string& first, const s
   return m;
 }
 
-const PlayerRecord* find(const std::vector<PlayerRecord>& players, const std::string& id) {
-  for (const auto& p : players) {
-    if (p.id == id) return &p;
-  }
-  return nullptr;
-}
-
 void write_ok(Store& store, std::vector<StoreOp> ops) {
   auto ok = store.write(ops);
   ASSERT_TRUE(ok) << ok.error();
@@ -75,16 +69,16 @@ TEST(AccountsStore, AnAccountAndItsDevicesSurviveReopening) {
   }
   auto store = open(path);
   ASSERT_TRUE(store);
-  const auto players = store->load_players();
-  const PlayerRecord* a = find(players, "pa");
-  ASSERT_NE(a, nullptr);
+  const auto a = store->find_player("pa");
+  ASSERT_TRUE(a);
   EXPECT_EQ(a->name_key, "alice");
   EXPECT_EQ(a->password_hash, "$argon2id$second");
   EXPECT_EQ(a->account_since_ms, 1000);
   EXPECT_EQ(a->token_hash, "hash-pa");
   EXPECT_EQ(a->device_token_hashes, (std::vector<std::string>{"device-2", "device-3"}));
-  const PlayerRecord* b = find(players, "pb");
-  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(store->find_account("alice")->id, "pa");
+  const auto b = store->find_player("pb");
+  ASSERT_TRUE(b);
   EXPECT_TRUE(b->password_hash.empty());
   EXPECT_TRUE(b->name_key.empty());
   EXPECT_TRUE(b->device_token_hashes.empty());
@@ -114,16 +108,20 @@ TEST(AccountsStore, RevokingDevicesKeepsOneTokenOfThatPlayerOnly) {
   auto sqlite = open(path);
   ASSERT_TRUE(sqlite);
   for (Store* store : {sqlite.get(), static_cast<Store*>(&memory)}) {
-    const auto players = store->load_players();
-    const PlayerRecord* a = find(players, "pa");
-    ASSERT_NE(a, nullptr);
+    const auto a = store->find_player("pa");
+    ASSERT_TRUE(a);
     EXPECT_EQ(a->token_hash, "");
     EXPECT_EQ(a->device_token_hashes, (std::vector<std::string>{"a-3"}));
     EXPECT_EQ(a->password_hash, "$argon2id$a");
-    const PlayerRecord* b = find(players, "pb");
-    ASSERT_NE(b, nullptr);
+    const auto b = store->find_player("pb");
+    ASSERT_TRUE(b);
     EXPECT_EQ(b->token_hash, "hash-pb");
     EXPECT_TRUE(b->device_token_hashes.empty());
+    // Only the kept tokens still name them.
+    EXPECT_EQ(store->find_player_by_token("a-3")->id, "pa");
+    EXPECT_EQ(store->find_player_by_token("hash-pb")->id, "pb");
+    for (const char* revoked : {"hash-pa", "a-2", "b-2"})
+      EXPECT_FALSE(store->find_player_by_token(revoked)) << revoked;
   }
 }
 
@@ -137,30 +135,40 @@ TEST(AccountsStore, ASecondAccountWithTheSameNameKeyFailsItsWholeTransaction) {
   auto clash = std::vector<StoreOp>{store_op::SaveRating{"pb", "tictactoe", Rating{1600, 80, 0.06}},
                                     store_op::SaveAccount{"pb", "alice", "$argon2id$b", 2000}};
   EXPECT_FALSE(store->write(clash));
-  const auto players = store->load_players();
-  const PlayerRecord* b = find(players, "pb");
-  ASSERT_NE(b, nullptr);
+  const auto b = store->find_player("pb");
+  ASSERT_TRUE(b);
   EXPECT_TRUE(b->password_hash.empty());
   EXPECT_TRUE(b->ratings.empty());  // the rating in the same transaction is gone too
-  EXPECT_EQ(find(players, "pa")->password_hash, "$argon2id$a");
+  EXPECT_EQ(store->find_player("pa")->password_hash, "$argon2id$a");
+  EXPECT_EQ(store->find_account("alice")->id, "pa");
   // A token hash names one device only.
   write_ok(*store, {store_op::AddDevice{"pa", "device", 1}});
   EXPECT_FALSE(store->write(std::vector<StoreOp>{store_op::AddDevice{"pb", "device", 2}}));
+  EXPECT_EQ(store->find_player_by_token("device")->id, "pa");
 }
 
-// Rated games that ended in a result count; live, aborted and unrated ones do not.
+// Rated games that ended in a result, with the ratings the rating book saves
+// with each (the games it counted, this one included); live, aborted and
+// unrated games save none.
 std::vector<StoreOp> games_ops() {
   std::vector<StoreOp> ops{store_op::SavePlayer{player("pa", "Alice")},
                            store_op::SavePlayer{player("pb", "Bob")}};
   auto finish = [&](const std::string& id, int result) {
     ops.push_back(store_op::FinishMatch{id, result, 1, 1700000001000, {}});
   };
+  auto rate = [&](const std::string& variant, int games) {
+    for (const char* p : {"pa", "pb"})
+      ops.push_back(store_op::SaveRating{p, variant, Rating{1500.0 + games, 300, 0.06}, games});
+  };
   ops.push_back(store_op::CreateMatch{rated_match("m1", "pa", "pb", "tictactoe")});
   finish("m1", 1);
+  rate("tictactoe", 1);
   ops.push_back(store_op::CreateMatch{rated_match("m2", "pb", "pa", "tictactoe")});
   finish("m2", 3);
+  rate("tictactoe", 2);
   ops.push_back(store_op::CreateMatch{rated_match("m3", "pa", "pb", "connect4")});
   finish("m3", 2);
+  rate("connect4", 1);
   ops.push_back(store_op::CreateMatch{rated_match("m4", "pa", "pb", "connect4")});  // live
   ops.push_back(store_op::CreateMatch{rated_match("m5", "pa", "pb", "connect4")});
   finish("m5", 4);  // aborted
@@ -171,20 +179,26 @@ std::vector<StoreOp> games_ops() {
   return ops;
 }
 
-void expect_games(const std::vector<PlayerRecord>& players) {
+void expect_games(Store& store) {
   for (const char* id : {"pa", "pb"}) {
-    const PlayerRecord* p = find(players, id);
-    ASSERT_NE(p, nullptr);
+    const auto p = store.find_player(id);
+    ASSERT_TRUE(p) << id;
     EXPECT_EQ(p->games, (std::map<std::string, int>{{"connect4", 1}, {"tictactoe", 2}})) << id;
+    EXPECT_DOUBLE_EQ(p->ratings.at("tictactoe").rating, 1502) << id;
   }
 }
 
-TEST(AccountsStore, LoadPlayersCountsRatedGamesPerVariant) {
+TEST(AccountsStore, GamesPerVariantAreWhatTheRatingsSaved) {
   const auto path = fresh_db("inarow-accounts-games");
-  auto store = open(path);
+  {
+    auto store = open(path);
+    ASSERT_TRUE(store);
+    write_ok(*store, games_ops());
+    expect_games(*store);
+  }
+  auto store = open(path);  // and they survive reopening
   ASSERT_TRUE(store);
-  write_ok(*store, games_ops());
-  expect_games(store->load_players());
+  expect_games(*store);
 }
 
 TEST(AccountsStore, TheMemoryStoreKeepsAccountsAndCountsGamesAlike) {
@@ -193,9 +207,10 @@ TEST(AccountsStore, TheMemoryStoreKeepsAccountsAndCountsGamesAlike) {
   write_ok(store, {store_op::SaveAccount{"pa", "alice", "$argon2id$first", 1000},
                    store_op::AddDevice{"pa", "device-2", 2000},
                    store_op::SaveAccount{"pa", "alice", "$argon2id$second", 5000}});
-  const auto players = store.load_players();
-  expect_games(players);
-  const PlayerRecord* a = find(players, "pa");
+  expect_games(store);
+  const auto a = store.find_account("alice");
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->id, "pa");
   EXPECT_EQ(a->password_hash, "$argon2id$second");
   EXPECT_EQ(a->account_since_ms, 1000);
   EXPECT_EQ(a->device_token_hashes, (std::vector<std::string>{"device-2"}));

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <thread>
 #include <vector>
 
@@ -66,7 +67,7 @@ TEST(SqliteStore, WritesSurviveReopening) {
     ASSERT_TRUE(store) << store.error();
     std::vector<StoreOp> ops = {
         store_op::SavePlayer{testing::person("pa", "alice", "hash-a")},
-        store_op::SaveRating{"pa", "tictactoe", Rating{1612.5, 80.25, 0.059}},
+        store_op::SaveRating{"pa", "tictactoe", Rating{1612.5, 80.25, 0.059}, 4},
         store_op::CreateMatch{match("m1")},
         store_op::CreateMatch{match("m2")},
         store_op::AppendEvent{"m1", 1, "start"},
@@ -86,12 +87,15 @@ TEST(SqliteStore, WritesSurviveReopening) {
   }
   auto store = open_sqlite_store(path.string());
   ASSERT_TRUE(store) << store.error();
-  auto players = (*store)->load_players();
-  ASSERT_EQ(players.size(), 1u);
-  EXPECT_EQ(players[0].name, "alice");
-  EXPECT_EQ(players[0].token_hash, "hash-a");
-  EXPECT_DOUBLE_EQ(players[0].ratings.at("tictactoe").rating, 1612.5);
-  EXPECT_DOUBLE_EQ(players[0].ratings.at("tictactoe").deviation, 80.25);
+  auto player = (*store)->find_player_by_token("hash-a");
+  ASSERT_TRUE(player);
+  EXPECT_EQ(player->id, "pa");
+  EXPECT_EQ(player->name, "alice");
+  EXPECT_EQ(player->token_hash, "hash-a");
+  EXPECT_DOUBLE_EQ(player->ratings.at("tictactoe").rating, 1612.5);
+  EXPECT_DOUBLE_EQ(player->ratings.at("tictactoe").deviation, 80.25);
+  EXPECT_EQ(player->games, (std::map<std::string, int>{{"tictactoe", 4}}));
+  EXPECT_FALSE((*store)->find_player("bot-easy"));  // never saved
 
   auto live = (*store)->load_unfinished();
   ASSERT_EQ(live.size(), 1u);  // m2 has a result
@@ -246,7 +250,7 @@ TEST(SqliteStore, MigratesASchemaTwoStore) {
                               {MoveRecord{1, "c3", 1000, 2000}, MoveRecord{2, "a1", 900, 2000},
                                MoveRecord{3, "b2", 900, 1800}}}}));
   }
-  EXPECT_EQ(query_text(path, "PRAGMA user_version"), "5");
+  EXPECT_EQ(query_text(path, "PRAGMA user_version"), "6");
   EXPECT_NE(query_text(path, "SELECT sql FROM sqlite_master WHERE name = 'matches'")
                 .find("WITHOUT ROWID"),
             std::string::npos);

@@ -41,6 +41,9 @@ struct Metrics {
   Histogram store_commit;
   std::atomic<std::uint64_t> store_ops{0};
   std::atomic<std::uint64_t> store_failures{0};
+  // Players held in memory, and how many were read back from the store.
+  std::atomic<std::int64_t> players_held{0};
+  std::atomic<std::uint64_t> player_reads{0};
 
   std::string render() const;
 };

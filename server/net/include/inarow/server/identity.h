@@ -2,11 +2,19 @@
 // tokens (kept as hashes), the connections each player has open, and the
 // hello that ties a connection to a player: a new player is stored before
 // it hears of itself; a token resumes a known one, back in its matches.
-// Used on the router's strand only.
+//
+// Players are held in memory only while something needs them: a connection,
+// a match they are seated in (live, or lingering after its end), a password
+// being hashed, a pin (a sign-in under way, an open private game). Bots are
+// always held. Anyone else is read from the store when they come back
+// (look_up) and let go of when the last thing that held them goes (let_go),
+// with their entries in the rating book. Used on the router's strand only.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/strand.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include <functional>
 #include <memory>
 #include <set>
@@ -18,6 +26,7 @@
 #include "inarow/server/connection.h"
 #include "inarow/server/match_registry.h"
 #include "inarow/server/metrics.h"
+#include "inarow/server/rating_book.h"
 #include "inarow/server/store.h"
 #include "inarow/server/store_writer.h"
 #include "inarow/v1/inarow.pb.h"
@@ -27,13 +36,17 @@ namespace inarow::server {
 struct Player {
   std::string id;
   std::string name;
-  std::string token_hash;
+  std::string token_hash;  // the first device's; empty once revoked
   bool bot = false;
+  // Every token hash that names the player (the first device's and the
+  // others'): what letting go of them takes out of the token index.
+  std::vector<std::string> tokens;
   // An account's (empty for a guest): the password's hash and the name's key.
   std::string password_hash;
   std::string name_key;
   std::int64_t account_since_ms = 0;
   bool password_busy = false;  // a password change is being hashed or stored
+  int pins = 0;                // work under way that needs the player held (Identity::pin)
   std::vector<std::weak_ptr<Connection>> connections;
   std::set<std::string> matches;  // seated in, live or lingering after the end
 };
@@ -47,11 +60,34 @@ class Identity {
   using SignIn = std::function<void(const ConnectionPtr&, const inarow::v1::ClientMessage&,
                                     std::shared_ptr<const void> owner, Replay replay)>;
 
-  Identity(Strand strand, StoreWriter& writer, Metrics& metrics, MatchRegistry& matches);
+  Identity(Strand strand, StoreWriter& writer, Store& store, Metrics& metrics,
+           MatchRegistry& matches, RatingBook& ratings);
+  // Where the store is read (without: on the strand, as tests have it).
+  void read_on(boost::asio::thread_pool& readers) { readers_ = &readers; }
 
-  // A player read back from the store (before serving).
-  void restore(const PlayerRecord& record);
+  // A player read from the store, held from now on (with their ratings in
+  // the book) until let go of; the one already held if any.
+  Player& admit(const PlayerRecord& record);
+  // Players held in memory now.
   std::size_t players() const { return players_.size(); }
+
+  // How a player is looked up in the store.
+  enum class Key { id, token_hash, account };
+  // `then` gets the player (null: no such one) on the strand: the one held,
+  // or else the one read from the store. The player is let go of after
+  // `then` unless something holds them by then. `owner` keeps this
+  // Identity alive meanwhile.
+  void look_up(Key key, std::string value, std::shared_ptr<const void> owner,
+               std::function<void(Player*)> then);
+  // Runs read(store) where the store is read, then then(result) on the strand.
+  template <class Read, class Then>
+  void read_store(std::shared_ptr<const void> owner, Read read, Then then);
+  // Hold a player while work is under way (a sign-in's hash); unpin lets go
+  // of them if nothing else holds them.
+  void pin(Player& player) { ++player.pins; }
+  void unpin(const std::string& player_id);
+  // Let go of the player if nothing holds them any more.
+  void let_go(const std::string& player_id);
   // People with at least one greeted connection.
   std::size_t online() const { return online_; }
   // Told when online() changes.
@@ -95,12 +131,7 @@ class Identity {
   std::vector<ConnectionPtr> revoke_other_devices(const std::string& player_id,
                                                   const std::string& keep_hash);
   // Another token (hash) for a player: a device signed in.
-  void add_token(const std::string& token_hash, const std::string& player_id) {
-    tokens_[token_hash] = player_id;
-  }
-  // The bot whose name has this key ("easy bot" for a level's), created if
-  // it has not played here yet; null for any other key.
-  const Player* bot_named(const std::string& key);
+  void add_token(const std::string& token_hash, Player& player);
 
   // The player a greeted connection speaks for; null before hello.
   const std::string* player_of(Connection* connection) const;
@@ -132,19 +163,44 @@ class Identity {
   };
 
   void send_error(const ConnectionPtr& to, std::uint64_t request_id, const Failure& failure);
+  // The player held under this key, if any.
+  Player* held(Key key, const std::string& value);
+  // A new guest's name is free (no account holds its key): stored, welcomed.
+  void create_guest(const ConnectionPtr& connection, std::uint64_t request_id,
+                    const inarow::v1::Hello& hello, std::string name,
+                    std::shared_ptr<const void> owner, Replay replay);
 
   Strand strand_;
   StoreWriter& writer_;
+  Store& store_;
   Metrics& metrics_;
   MatchRegistry& matches_;
+  RatingBook& ratings_;
+  boost::asio::thread_pool* readers_ = nullptr;
   std::unordered_map<Connection*, ConnectionEntry> connections_;
   // Connections whose new identity is being stored: what they send meanwhile waits.
   std::unordered_map<Connection*, std::vector<inarow::v1::ClientMessage>> greeting_;
   std::unordered_map<std::string, Player> players_;
-  std::unordered_map<std::string, std::string> tokens_;    // hash -> player id
-  std::unordered_map<std::string, std::string> accounts_;  // name key -> player id
+  // Of the players held: token hash -> player id, account name key -> player id.
+  std::unordered_map<std::string, std::string> tokens_;
+  std::unordered_map<std::string, std::string> accounts_;
   SignIn sign_in_;
   std::size_t online_ = 0;
 };
+
+template <class Read, class Then>
+void Identity::read_store(std::shared_ptr<const void> owner, Read read, Then then) {
+  auto job = [this, owner = std::move(owner), read = std::move(read),
+              then = std::move(then)]() mutable {
+    auto result = read(store_);
+    boost::asio::post(strand_, [owner = std::move(owner), then = std::move(then),
+                                result = std::move(result)]() mutable { then(std::move(result)); });
+  };
+  if (readers_) {
+    boost::asio::post(*readers_, std::move(job));
+  } else {
+    job();
+  }
+}
 
 }  // namespace inarow::server

@@ -1,6 +1,9 @@
-// The rating book: every player's Glicko-2 rating per variant, read when a
-// match starts and updated when a rated match ends. Shared by the lobby and
-// the match actors; every call may come from any thread.
+// The rating book: the Glicko-2 rating and rated games per variant of every
+// player the server holds in memory, read when a match starts and updated
+// when a rated match ends. A player's entries come in with the player
+// (Identity::admit, from the store) and go with them (forget); the store
+// has everyone's, and the leaderboard is read from there. Shared by the
+// lobby and the match actors; every call may come from any thread.
 #pragma once
 
 #include <map>
@@ -17,26 +20,12 @@ namespace inarow::server {
 
 class RatingBook {
  public:
+  // A player's rating in a variant (the starting one if none is held).
   Rating get(const std::string& player, const std::string& variant) const;
-  void set(const std::string& player, const std::string& variant, Rating r);
-  // Rated games finished (restored from the store; rate() counts on).
-  void set_games(const std::string& player, const std::string& variant, int games);
-
-  // A player's ratings, by variant name, with their games.
-  struct Entry {
-    std::string variant;
-    Rating rating;
-    int games = 0;
-  };
-  std::vector<Entry> of_player(const std::string& player) const;
-  // A variant's players with at least `min_games` games, best first (ties:
-  // more games, then the player id).
-  struct Ranked {
-    std::string player;
-    Rating rating;
-    int games = 0;
-  };
-  std::vector<Ranked> ranking(const std::string& variant, int min_games) const;
+  // A player's ratings and games as the store has them.
+  void admit(const PlayerRecord& record);
+  // A player let go of: their entries go too.
+  void forget(const std::string& player);
 
   // A rated match ended with `result`: both players' new ratings go into the
   // book and into `ops` (to be stored with the result); the changes are
@@ -46,9 +35,12 @@ class RatingBook {
                                              std::vector<StoreOp>& ops);
 
  private:
+  struct Entry {
+    Rating rating;
+    int games = 0;  // rated games finished
+  };
   mutable std::mutex mutex_;
-  std::map<std::pair<std::string, std::string>, Rating> book_;
-  std::map<std::pair<std::string, std::string>, int> games_;  // same keys
+  std::map<std::pair<std::string, std::string>, Entry> book_;  // (player, variant)
 };
 
 }  // namespace inarow::server

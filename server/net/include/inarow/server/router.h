@@ -35,10 +35,12 @@ class Router {
   Router(const Router&) = delete;
   Router& operator=(const Router&) = delete;
 
-  // The game history (ListGames, GetGame) is read from the store on
-  // `readers`, which must outlive the router's work; unset, on its strand.
-  void read_history_on(boost::asio::thread_pool& readers);
-  // Load players and unfinished matches from the store (before serving).
+  // The store is read on `readers` (game history, profiles, leaderboards,
+  // and the players who come back), which must outlive the router's work;
+  // unset, on its strand.
+  void read_store_on(boost::asio::thread_pool& readers);
+  // Load the bots, the unfinished matches and their players from the store
+  // (before serving).
   void restore();
   void receive(ConnectionPtr from, inarow::v1::ClientMessage message);
   void disconnected(const ConnectionPtr& connection);

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,7 +17,11 @@ namespace inarow::server {
 class MemoryStore final : public Store {
  public:
   inarow::expected<void, std::string> write(std::span<const StoreOp> ops) override;
-  std::vector<PlayerRecord> load_players() override;
+  std::optional<PlayerRecord> find_player(const std::string& id) override;
+  std::optional<PlayerRecord> find_player_by_token(const std::string& token_hash) override;
+  std::optional<PlayerRecord> find_account(const std::string& name_key) override;
+  LeaderboardPage leaderboard(const std::string& variant, int min_games, std::size_t offset,
+                              std::size_t limit) override;
   std::vector<MatchRecord> load_unfinished() override;
   std::optional<MatchRecord> load_match(const std::string& id) override;
   std::int64_t last_alive_ms() override;
@@ -39,6 +44,10 @@ class MemoryStore final : public Store {
   void apply(const store_op::Alive& op);
   void apply(const store_op::ClockFrom& op);
   void name_players(MatchRecord& m) const;  // the caller holds mutex_
+  // The stored player `pred` picks (one SavePlayer made them a player: an
+  // op of another kind alone only left a trace); the caller holds mutex_.
+  template <class Pred>
+  std::optional<PlayerRecord> find_if(Pred pred) const;
   void apply(const store_op::SaveAccount& op);
   void apply(const store_op::AddDevice& op);
   void apply(const store_op::RevokeDevices& op);
@@ -46,9 +55,9 @@ class MemoryStore final : public Store {
   mutable std::mutex mutex_;
   std::atomic<bool> fail_writes_{false};
   std::size_t commits_ = 0;
-  std::map<std::string, PlayerRecord> players_;
-  std::vector<std::string> match_order_;        // by creation
-  std::map<std::string, MatchRecord> matches_;  // live ones carry their events
+  std::map<std::string, PlayerRecord> players_;  // games: what SaveRating said
+  std::vector<std::string> match_order_;         // by creation
+  std::map<std::string, MatchRecord> matches_;   // live ones carry their events
   std::int64_t alive_ms_ = 0;
 };
 

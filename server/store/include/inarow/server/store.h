@@ -45,9 +45,9 @@ struct PlayerRecord {
   std::string token_hash;  // hex SHA-1 of the token; empty for bots
   bool bot = false;
   std::map<std::string, Rating> ratings;  // by variant name
-  // load_players: rated games finished, by variant (from the matches).
+  // Rated games finished, by variant (the find_* reads fill it).
   std::map<std::string, int> games;
-  // An account's (all empty for a guest; load_players fills them): its
+  // An account's (all empty for a guest; the find_* reads fill them): its
   // password's Argon2id hash, its name's key (player_name.h: name_key), when
   // the password was first set, and the token hashes of its other devices
   // (token_hash above is the first device's).
@@ -113,6 +113,23 @@ inline bool visible_to(const MatchRecord& m, const std::string& viewer) {
          (!viewer.empty() && (m.first_id == viewer || m.second_id == viewer));
 }
 
+// One row of a variant's leaderboard.
+struct RankedPlayer {
+  std::string player_id;
+  std::string name;
+  bool bot = false;
+  Rating rating;
+  int games = 0;
+};
+
+// A page of a variant's leaderboard: the players with at least min_games
+// rated games in it, best rating first (ties: more games, then the player
+// id), from rank offset + 1; total counts them all.
+struct LeaderboardPage {
+  std::size_t total = 0;
+  std::vector<RankedPlayer> entries;
+};
+
 // Where a page of a player's games ends: the last game's end time and id
 // (games are listed newest first by end time, then by id).
 struct GameCursor {
@@ -128,6 +145,7 @@ struct SaveRating {
   std::string player_id;
   std::string variant;
   Rating rating;
+  int games = 0;  // rated games finished in the variant, this one included
 };
 struct CreateMatch {
   MatchRecord match;
@@ -198,7 +216,17 @@ class Store {
   virtual ~Store() = default;
   // All ops in one transaction: all are durable, or none and an error.
   virtual inarow::expected<void, std::string> write(std::span<const StoreOp> ops) = 0;
-  virtual std::vector<PlayerRecord> load_players() = 0;
+  // One player with their ratings, games, account and devices, found by
+  // id, by a token hash (the first device's or any device's still valid),
+  // or by an account's name key; nullopt if there is none. Players are
+  // read when they are needed, not all at start: these may be called from
+  // any thread, and a database with its own reader does not wait for the
+  // writer's commits.
+  virtual std::optional<PlayerRecord> find_player(const std::string& id) = 0;
+  virtual std::optional<PlayerRecord> find_player_by_token(const std::string& token_hash) = 0;
+  virtual std::optional<PlayerRecord> find_account(const std::string& name_key) = 0;
+  virtual LeaderboardPage leaderboard(const std::string& variant, int min_games, std::size_t offset,
+                                      std::size_t limit) = 0;
   // Matches without a result, each with its events.
   virtual std::vector<MatchRecord> load_unfinished() = 0;
   // One match: a finished one with its moves, a live one with its events.
