@@ -12,6 +12,7 @@
 
 #include "inarow/server/memory_store.h"
 #include "inarow/server/sqlite_store.h"
+#include "old_schemas.h"
 #include "records.h"
 
 namespace inarow::server {
@@ -330,28 +331,7 @@ TEST(HistoryStore, AFinishedSwapFilesThePlayersByTheirNewSides) {
 // still restores, and a game that ends now files its changes.
 TEST(HistoryStore, MigratesASchemaFourStore) {
   const auto path = temp_db("inarow-history-migrate4");
-  run_sql(path, R"sql(
-    CREATE TABLE matches (
-      id TEXT PRIMARY KEY, variant TEXT NOT NULL, kind INTEGER NOT NULL, rated INTEGER NOT NULL,
-      initial_ms INTEGER NOT NULL, increment_ms INTEGER NOT NULL, first_id TEXT NOT NULL,
-      second_id TEXT NOT NULL, first_level TEXT NOT NULL, second_level TEXT NOT NULL,
-      result INTEGER NOT NULL DEFAULT 0, reason INTEGER NOT NULL DEFAULT 0,
-      created_ms INTEGER NOT NULL, ended_ms INTEGER NOT NULL DEFAULT 0,
-      log_from INTEGER NOT NULL DEFAULT 0, record TEXT) WITHOUT ROWID;
-    CREATE TABLE players (id TEXT PRIMARY KEY, name TEXT NOT NULL, token_hash TEXT NOT NULL,
-                          bot INTEGER NOT NULL);
-    CREATE TABLE ratings (player_id TEXT NOT NULL, variant TEXT NOT NULL, rating REAL NOT NULL,
-      deviation REAL NOT NULL, volatility REAL NOT NULL, PRIMARY KEY (player_id, variant))
-      WITHOUT ROWID;
-    CREATE INDEX matches_live ON matches (log_from) WHERE result = 0;
-    CREATE TABLE log (id INTEGER PRIMARY KEY, match_id TEXT NOT NULL, seq INTEGER NOT NULL,
-                      blob BLOB NOT NULL, at_ms INTEGER NOT NULL DEFAULT 0);
-    CREATE TABLE alive (id INTEGER PRIMARY KEY CHECK (id = 1), at_ms INTEGER NOT NULL);
-    CREATE TABLE clock_from (match_id TEXT PRIMARY KEY, seq INTEGER NOT NULL,
-                             at_ms INTEGER NOT NULL) WITHOUT ROWID;
-    CREATE TABLE moves (match_id TEXT NOT NULL, ply INTEGER NOT NULL, move TEXT NOT NULL,
-      first_ms INTEGER NOT NULL, second_ms INTEGER NOT NULL, PRIMARY KEY (match_id, ply))
-      WITHOUT ROWID;
+  run_sql(path, std::string(testing::kSchema4Tables) + R"sql(
     INSERT INTO players VALUES ('pa', 'alice', 'h', 0), ('pb', 'bob', 'h', 0);
     INSERT INTO matches VALUES ('m1', 'tictactoe', 1, 1, 0, 0, 'pa', 'pb', '', '', 1, 1, 1, 50, 1,
                                 '1 b2 0 0' || char(10) || '2 a1 0 0' || char(10));

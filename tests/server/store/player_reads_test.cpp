@@ -20,6 +20,7 @@
 
 #include "inarow/server/memory_store.h"
 #include "inarow/server/sqlite_store.h"
+#include "old_schemas.h"
 #include "records.h"
 
 namespace inarow::server {
@@ -401,37 +402,7 @@ TYPED_TEST(PlayerReads, ReadsSeeWholeCommitsWhileAWriterCommits) {
 // rated connect4 once; a live, an aborted and an unrated connect4 game do
 // not count; a bot played itself (both seats count, as the rating book
 // counted them); a gomoku game counts for nobody without a gomoku rating.
-constexpr const char* kSchema5 = R"sql(
-  CREATE TABLE players (id TEXT PRIMARY KEY, name TEXT NOT NULL, token_hash TEXT NOT NULL,
-                        bot INTEGER NOT NULL);
-  CREATE TABLE ratings (player_id TEXT NOT NULL, variant TEXT NOT NULL, rating REAL NOT NULL,
-    deviation REAL NOT NULL, volatility REAL NOT NULL, PRIMARY KEY (player_id, variant))
-    WITHOUT ROWID;
-  CREATE TABLE matches (
-    id TEXT PRIMARY KEY, variant TEXT NOT NULL, kind INTEGER NOT NULL, rated INTEGER NOT NULL,
-    initial_ms INTEGER NOT NULL, increment_ms INTEGER NOT NULL, first_id TEXT NOT NULL,
-    second_id TEXT NOT NULL, first_level TEXT NOT NULL, second_level TEXT NOT NULL,
-    result INTEGER NOT NULL DEFAULT 0, reason INTEGER NOT NULL DEFAULT 0,
-    created_ms INTEGER NOT NULL, ended_ms INTEGER NOT NULL DEFAULT 0,
-    log_from INTEGER NOT NULL DEFAULT 0, record TEXT, first_rating_before REAL,
-    first_rd_before REAL, first_rating_after REAL, first_rd_after REAL,
-    second_rating_before REAL, second_rd_before REAL, second_rating_after REAL,
-    second_rd_after REAL) WITHOUT ROWID;
-  CREATE INDEX matches_live ON matches (log_from) WHERE result = 0;
-  CREATE INDEX matches_by_first ON matches (first_id, ended_ms, id) WHERE result != 0;
-  CREATE INDEX matches_by_second ON matches (second_id, ended_ms, id) WHERE result != 0;
-  CREATE TABLE log (id INTEGER PRIMARY KEY, match_id TEXT NOT NULL, seq INTEGER NOT NULL,
-                    blob BLOB NOT NULL, at_ms INTEGER NOT NULL DEFAULT 0);
-  CREATE TABLE alive (id INTEGER PRIMARY KEY CHECK (id = 1), at_ms INTEGER NOT NULL);
-  CREATE TABLE clock_from (match_id TEXT PRIMARY KEY, seq INTEGER NOT NULL,
-                           at_ms INTEGER NOT NULL) WITHOUT ROWID;
-  CREATE TABLE moves (match_id TEXT NOT NULL, ply INTEGER NOT NULL, move TEXT NOT NULL,
-    first_ms INTEGER NOT NULL, second_ms INTEGER NOT NULL, PRIMARY KEY (match_id, ply))
-    WITHOUT ROWID;
-  CREATE TABLE accounts (player_id TEXT PRIMARY KEY, name_key TEXT NOT NULL UNIQUE,
-    password_hash TEXT NOT NULL, created_ms INTEGER NOT NULL) WITHOUT ROWID;
-  CREATE TABLE devices (token_hash TEXT PRIMARY KEY, player_id TEXT NOT NULL,
-    created_ms INTEGER NOT NULL) WITHOUT ROWID;
+constexpr const char* kSchema5Rows = R"sql(
   INSERT INTO players VALUES ('pa', 'Alice', 't-a', 0), ('pb', 'Bob', 't-b', 0),
     ('pc', 'Carol', 't-c', 0), ('bot', 'Bot', '', 1);
   INSERT INTO ratings VALUES ('pa', 'tictactoe', 1600, 80, 0.06), ('pa', 'connect4', 1550, 90, 0.06),
@@ -454,7 +425,7 @@ constexpr const char* kSchema5 = R"sql(
 
 TEST(PlayerReadsMigration, ASchemaFiveStoreCountsEachRatingsGames) {
   const auto path = temp_db("inarow-player-reads-migrate5");
-  run_sql(path, kSchema5);
+  run_sql(path, std::string(testing::kSchema4Tables) + testing::kSchema5Additions + kSchema5Rows);
   {
     auto store = open_sqlite_store(path.string());
     ASSERT_TRUE(store) << store.error();
@@ -495,24 +466,7 @@ TEST(PlayerReadsMigration, ASchemaFiveStoreCountsEachRatingsGames) {
 // migrates through every step and its ratings count their games too.
 TEST(PlayerReadsMigration, ASchemaTwoStoreCountsEachRatingsGames) {
   const auto path = temp_db("inarow-player-reads-migrate2");
-  run_sql(path, R"sql(
-    CREATE TABLE players (id TEXT PRIMARY KEY, name TEXT NOT NULL, token_hash TEXT NOT NULL,
-                          bot INTEGER NOT NULL);
-    CREATE TABLE ratings (player_id TEXT NOT NULL, variant TEXT NOT NULL, rating REAL NOT NULL,
-      deviation REAL NOT NULL, volatility REAL NOT NULL, PRIMARY KEY (player_id, variant))
-      WITHOUT ROWID;
-    CREATE TABLE matches (id TEXT PRIMARY KEY, variant TEXT NOT NULL, kind INTEGER NOT NULL,
-      rated INTEGER NOT NULL, initial_ms INTEGER NOT NULL, increment_ms INTEGER NOT NULL,
-      first_id TEXT NOT NULL, second_id TEXT NOT NULL, first_level TEXT NOT NULL,
-      second_level TEXT NOT NULL, result INTEGER NOT NULL DEFAULT 0,
-      reason INTEGER NOT NULL DEFAULT 0, created_ms INTEGER NOT NULL,
-      ended_ms INTEGER NOT NULL DEFAULT 0, log_from INTEGER NOT NULL DEFAULT 0);
-    CREATE INDEX matches_live ON matches (result, log_from);
-    CREATE TABLE log (id INTEGER PRIMARY KEY, match_id TEXT NOT NULL, seq INTEGER NOT NULL,
-                      blob BLOB NOT NULL);
-    CREATE TABLE moves (match_id TEXT NOT NULL, ply INTEGER NOT NULL, move TEXT NOT NULL,
-      first_ms INTEGER NOT NULL, second_ms INTEGER NOT NULL, PRIMARY KEY (match_id, ply))
-      WITHOUT ROWID;
+  run_sql(path, std::string(testing::kSchema2Tables) + R"sql(
     INSERT INTO players VALUES ('pa', 'Alice', 't-a', 0), ('pb', 'Bob', 't-b', 0);
     INSERT INTO ratings VALUES ('pa', 'tictactoe', 1600, 80, 0.06), ('pb', 'tictactoe', 1400, 80, 0.06);
     INSERT INTO matches VALUES ('m1', 'tictactoe', 1, 1, 0, 0, 'pa', 'pb', '', '', 2, 1, 1, 3, 1);

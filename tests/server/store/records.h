@@ -39,6 +39,10 @@ inline void run_sql(const std::filesystem::path& path, const char* sql) {
   sqlite3_close(db);
 }
 
+inline void run_sql(const std::filesystem::path& path, const std::string& sql) {
+  run_sql(path, sql.c_str());
+}
+
 // The first column of the first row of `sql`, as text ("" for none).
 inline std::string query_text(const std::filesystem::path& path, const char* sql) {
   sqlite3* db = nullptr;

@@ -10,6 +10,7 @@
 
 #include "inarow/server/sqlite_store.h"
 #include "inarow/server/store_writer.h"
+#include "old_schemas.h"
 #include "records.h"
 
 namespace inarow::server {
@@ -204,24 +205,7 @@ TEST(SqliteStore, MigratesASchemaOneStore) {
 // record in their match row, under the partial live index.
 TEST(SqliteStore, MigratesASchemaTwoStore) {
   const auto path = temp_db("inarow-store-migrate2");
-  run_sql(path, R"sql(
-    CREATE TABLE players (id TEXT PRIMARY KEY, name TEXT NOT NULL, token_hash TEXT NOT NULL,
-                          bot INTEGER NOT NULL);
-    CREATE TABLE ratings (player_id TEXT NOT NULL, variant TEXT NOT NULL, rating REAL NOT NULL,
-      deviation REAL NOT NULL, volatility REAL NOT NULL, PRIMARY KEY (player_id, variant))
-      WITHOUT ROWID;
-    CREATE TABLE matches (id TEXT PRIMARY KEY, variant TEXT NOT NULL, kind INTEGER NOT NULL,
-      rated INTEGER NOT NULL, initial_ms INTEGER NOT NULL, increment_ms INTEGER NOT NULL,
-      first_id TEXT NOT NULL, second_id TEXT NOT NULL, first_level TEXT NOT NULL,
-      second_level TEXT NOT NULL, result INTEGER NOT NULL DEFAULT 0,
-      reason INTEGER NOT NULL DEFAULT 0, created_ms INTEGER NOT NULL,
-      ended_ms INTEGER NOT NULL DEFAULT 0, log_from INTEGER NOT NULL DEFAULT 0);
-    CREATE INDEX matches_live ON matches (result, log_from);
-    CREATE TABLE log (id INTEGER PRIMARY KEY, match_id TEXT NOT NULL, seq INTEGER NOT NULL,
-                      blob BLOB NOT NULL);
-    CREATE TABLE moves (match_id TEXT NOT NULL, ply INTEGER NOT NULL, move TEXT NOT NULL,
-      first_ms INTEGER NOT NULL, second_ms INTEGER NOT NULL, PRIMARY KEY (match_id, ply))
-      WITHOUT ROWID;
+  run_sql(path, std::string(testing::kSchema2Tables) + R"sql(
     INSERT INTO matches VALUES ('mdone', 'tictactoe', 1, 1, 60000, 0, 'pa', 'pb', '', '', 2, 1, 1, 3, 1);
     INSERT INTO matches VALUES ('mlive', 'tictactoe', 1, 0, 0, 0, 'pa', 'pb', '', '', 0, 0, 2, 0, 2);
     INSERT INTO log (id, match_id, seq, blob) VALUES (2, 'mlive', 1, 'first'), (3, 'mlive', 2, 'second');
