@@ -15,21 +15,12 @@ namespace v1 = ::inarow::v1;
 
 namespace {
 
-Player make_player(std::string id, std::string name, std::string token_hash, bool bot) {
-  Player p;
-  p.id = std::move(id);
-  p.name = std::move(name);
-  p.token_hash = std::move(token_hash);
-  p.bot = bot;
-  return p;
-}
-
-PlayerRecord make_record(const Player& p) {
+PlayerRecord new_record(std::string id, std::string name, std::string token_hash, bool bot) {
   PlayerRecord r;
-  r.id = p.id;
-  r.name = p.name;
-  r.token_hash = p.token_hash;
-  r.bot = p.bot;
+  r.id = std::move(id);
+  r.name = std::move(name);
+  r.token_hash = std::move(token_hash);
+  r.bot = bot;
   return r;
 }
 
@@ -48,7 +39,10 @@ Player& Identity::admit(const PlayerRecord& p) {
   auto [it, added] = players_.try_emplace(p.id);
   Player& player = it->second;
   if (!added) return player;
-  player = make_player(p.id, p.name, p.token_hash, p.bot);
+  player.id = p.id;
+  player.name = p.name;
+  player.token_hash = p.token_hash;
+  player.bot = p.bot;
   if (!p.token_hash.empty()) add_token(p.token_hash, player);
   for (const std::string& device : p.device_token_hashes)
     add_token(device, player);
@@ -238,34 +232,29 @@ void Identity::create_guest(const ConnectionPtr& connection, std::uint64_t rid,
                             std::shared_ptr<const void> owner, Replay replay) {
   if (!greeting(connection.get())) return;  // gone meanwhile
   // A new identity: stored before the player hears of it.
-  const std::string id = new_player_id();
   const std::string token = new_token();
-  Player entry = make_player(id, std::move(name), hash_token(token), false);
-  PlayerRecord rec = make_record(entry);
-  writer_.submit({store_op::SavePlayer{std::move(rec)}},
-                 [this, owner = std::move(owner), replay = std::move(replay), connection, rid,
-                  hello, token, entry = std::move(entry)](bool kept) mutable {
-                   asio::post(strand_, [this, owner, replay = std::move(replay), connection, rid,
-                                        hello, token, kept, entry = std::move(entry)]() mutable {
-                     if (!kept) {
-                       // Not stored, so its token could not bring it back: refused.
-                       end_greeting(connection, replay, [&] {
-                         send_error(
-                             connection, rid,
-                             {ProtocolError::internal, "the new player could not be stored"});
-                       });
-                       return;
-                     }
-                     const std::string player_id = entry.id;
-                     Player& player = players_[player_id] = std::move(entry);
-                     add_token(player.token_hash, player);
-                     metrics_.players_held.store(static_cast<std::int64_t>(players_.size()));
-                     end_greeting(connection, replay, [&] {
-                       welcome(connection, player, rid, false, hello, token, player.token_hash);
-                     });
-                     let_go(player_id);  // the connection went meanwhile: nothing holds them
-                   });
-                 });
+  PlayerRecord record = new_record(new_player_id(), std::move(name), hash_token(token), false);
+  std::vector<StoreOp> save{store_op::SavePlayer{record}};  // copied before `record` moves
+  writer_.submit(
+      std::move(save), [this, owner = std::move(owner), replay = std::move(replay), connection, rid,
+                        hello, token, record = std::move(record)](bool kept) mutable {
+        asio::post(strand_, [this, owner, replay = std::move(replay), connection, rid, hello, token,
+                             kept, record = std::move(record)] {
+          if (!kept) {
+            // Not stored, so its token could not bring it back: refused.
+            end_greeting(connection, replay, [&] {
+              send_error(connection, rid,
+                         {ProtocolError::internal, "the new player could not be stored"});
+            });
+            return;
+          }
+          Player& player = admit(record);
+          end_greeting(connection, replay, [&] {
+            welcome(connection, player, rid, false, hello, token, player.token_hash);
+          });
+          let_go(record.id);  // the connection went meanwhile: nothing holds them
+        });
+      });
 }
 
 std::string Identity::token_hash_of(Connection* connection) const {
@@ -380,13 +369,10 @@ Player* Identity::find(const std::string& player_id) {
 
 Player& Identity::bot(std::string_view level) {
   const std::string id = bot_id(level);
-  auto it = players_.find(id);
-  if (it != players_.end()) return it->second;
-  Player entry = make_player(id, std::string(level) + " bot", {}, true);
-  writer_.submit({store_op::SavePlayer{make_record(entry)}});
-  Player& player = players_[id] = std::move(entry);
-  metrics_.players_held.store(static_cast<std::int64_t>(players_.size()));
-  return player;
+  if (Player* held = find(id)) return *held;
+  PlayerRecord record = new_record(id, std::string(level) + " bot", {}, true);
+  writer_.submit({store_op::SavePlayer{record}});
+  return admit(record);
 }
 
 std::vector<std::weak_ptr<Connection>> Identity::live_connections(Player& p) {
