@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -44,43 +45,63 @@ double time_us(F&& f) {
   return std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
 }
 
+// Steps a prepared statement to its end and finalizes it: its rows.
+int step_all(sqlite3_stmt* q) {
+  int n = 0;
+  while (sqlite3_step(q) == SQLITE_ROW)
+    ++n;
+  sqlite3_finalize(q);
+  return n;
+}
+
 // Rows of one page by raw SQL (the alternatives to the store's own query).
 int page_rows(sqlite3* db, const char* sql, const std::string& player, int offset) {
   sqlite3_stmt* q = nullptr;
   sqlite3_prepare_v2(db, sql, -1, &q, nullptr);
   sqlite3_bind_text(q, 1, player.c_str(), -1, SQLITE_TRANSIENT);
   sqlite3_bind_int(q, 2, offset);
-  int n = 0;
-  while (sqlite3_step(q) == SQLITE_ROW)
-    ++n;
-  sqlite3_finalize(q);
-  return n;
+  return step_all(q);
 }
 
 // Rows of `sql` (no binds), stepped to the end.
 int all_rows(sqlite3* db, const char* sql) {
   sqlite3_stmt* q = nullptr;
   sqlite3_prepare_v2(db, sql, -1, &q, nullptr);
-  int n = 0;
-  while (sqlite3_step(q) == SQLITE_ROW)
-    ++n;
-  sqlite3_finalize(q);
-  return n;
+  return step_all(q);
+}
+
+// A store file of the bench's own in the temporary directory, none there yet.
+std::filesystem::path fresh_path(const char* name) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    (std::string(name) + "-" + std::to_string(::getpid()) + ".db");
+  std::filesystem::remove(path);
+  return path;
+}
+
+// The store, filled without waiting for the disk (null, said why, if it
+// does not open).
+std::unique_ptr<Store> open_to_fill(const std::filesystem::path& path) {
+  auto store = open_sqlite_store(path.string(), SqliteOptions{.full_sync = false});
+  if (!store) {
+    std::fprintf(stderr, "%s\n", store.error().c_str());
+    return nullptr;
+  }
+  return std::move(*store);
+}
+
+void remove_store(const std::filesystem::path& path) {
+  for (const char* suffix : {"", "-wal", "-shm"})
+    std::filesystem::remove(path.string() + suffix);
 }
 
 // --players: every player rated in one variant; every other one an account
 // with a second device.
 int players_bench(int players) {
-  const auto path = std::filesystem::temp_directory_path() /
-                    ("inarow-players-bench-" + std::to_string(::getpid()) + ".db");
-  std::filesystem::remove(path);
+  const auto path = fresh_path("inarow-players-bench");
   std::mt19937_64 rng(17);
   {
-    auto store = open_sqlite_store(path.string(), SqliteOptions{.full_sync = false});
-    if (!store) {
-      std::fprintf(stderr, "%s\n", store.error().c_str());
-      return 1;
-    }
+    auto store = open_to_fill(path);
+    if (!store) return 1;
     std::vector<StoreOp> ops;
     for (int p = 0; p < players; ++p) {
       const std::string n = std::to_string(p);
@@ -97,11 +118,11 @@ int players_bench(int players) {
         ops.push_back(store_op::AddDevice{r.id, "d" + n, p});
       }
       if (ops.size() >= 5000) {
-        (void)(*store)->write(ops);
+        (void)store->write(ops);
         ops.clear();
       }
     }
-    (void)(*store)->write(ops);
+    (void)store->write(ops);
   }
   auto store = open_sqlite_store(path.string());
   if (!store) return 1;
@@ -145,8 +166,7 @@ int players_bench(int players) {
               median(deep));
   std::printf("every player whole (before):  %8.1f us\n", all_us);
   store->reset();
-  for (const char* suffix : {"", "-wal", "-shm"})
-    std::filesystem::remove(path.string() + suffix);
+  remove_store(path);
   return 0;
 }
 
@@ -158,22 +178,17 @@ int main(int argc, char** argv) {
   }
   const int games = argc > 1 ? std::atoi(argv[1]) : 200'000;
   const int players = argc > 2 ? std::atoi(argv[2]) : 2'000;
-  const auto path = std::filesystem::temp_directory_path() /
-                    ("inarow-history-bench-" + std::to_string(::getpid()) + ".db");
-  std::filesystem::remove(path);
+  const auto path = fresh_path("inarow-history-bench");
   std::mt19937_64 rng(17);
   {
-    auto store = open_sqlite_store(path.string(), SqliteOptions{.full_sync = false});
-    if (!store) {
-      std::fprintf(stderr, "%s\n", store.error().c_str());
-      return 1;
-    }
+    auto store = open_to_fill(path);
+    if (!store) return 1;
     std::vector<StoreOp> ops;
     for (int p = 0; p < players; ++p) {
       ops.push_back(store_op::SavePlayer{
           PlayerRecord{"p" + std::to_string(p), "player " + std::to_string(p), "h", false, {}}});
     }
-    (void)(*store)->write(ops);
+    (void)store->write(ops);
     ops.clear();
     std::uniform_int_distribution<int> pick(0, players - 1);
     for (int g = 0; g < games; ++g) {
@@ -197,11 +212,11 @@ int main(int argc, char** argv) {
       f.ratings = std::array<RatingDelta, 2>{};
       ops.push_back(std::move(f));
       if (ops.size() >= 2000) {
-        (void)(*store)->write(ops);
+        (void)store->write(ops);
         ops.clear();
       }
     }
-    (void)(*store)->write(ops);
+    (void)store->write(ops);
   }
   auto store = open_sqlite_store(path.string());
   if (!store) return 1;
@@ -246,7 +261,6 @@ int main(int argc, char** argv) {
   std::printf("no player index (a scan):     %8.1f us\n", median(scan));
   sqlite3_close(raw);
   store->reset();
-  for (const char* suffix : {"", "-wal", "-shm"})
-    std::filesystem::remove(path.string() + suffix);
+  remove_store(path);
   return 0;
 }
