@@ -377,17 +377,19 @@ void Lobby::lapse_offers(const std::string& player) {
 
 void Lobby::player_left(const std::string& player) {
   lapse_offers(player);
-  // Their open private game waits for them through the reconnect grace,
-  // then lapses if they are not back.
-  if (std::none_of(privates_.begin(), privates_.end(),
-                   [&](const auto& kv) { return kv.second.creator == player; })) {
+  // Their open private game waits for them through the reconnect grace from
+  // their last departure, then lapses if they are not back.
+  Player* gone = identity_.find(player);
+  if (!gone || std::none_of(privates_.begin(), privates_.end(),
+                            [&](const auto& kv) { return kv.second.creator == player; })) {
     return;
   }
+  const std::uint64_t departure = ++gone->departures;
   auto timer = std::make_shared<asio::steady_timer>(strand_, services_->config.reconnect_grace);
-  timer->async_wait([this, owner = owner_.lock(), timer, player](ErrorCode ec) {
+  timer->async_wait([this, owner = owner_.lock(), timer, player, departure](ErrorCode ec) {
     if (ec || shutting_down_) return;
     Player* p = identity_.find(player);
-    if (!p || !identity_.live_connections(*p).empty()) return;
+    if (!p || p->departures != departure || !identity_.live_connections(*p).empty()) return;
     if (std::erase_if(privates_, [&](const auto& kv) { return kv.second.creator == player; }) > 0)
       identity_.unpin(player);
   });

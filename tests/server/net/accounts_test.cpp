@@ -698,5 +698,34 @@ TEST(PlayersOnDemand, APrivateGameWaitsForItsCreatorThroughTheGraceThenLapses) {
   expect_error(friend_.request(join_private_message(code)), v1::ERROR_UNKNOWN_CODE);
 }
 
+TEST(PlayersOnDemand, APrivateCodeLapsesAGraceAfterItsCreatorsLastDeparture) {
+  auto config = test_config();
+  config.reconnect_grace = 2s;
+  TestServer server(config);
+  std::string code, token;
+  auto first_left = std::chrono::steady_clock::now();
+  {
+    WsClient creator(server.port());
+    creator.hello("Creator");
+    token = creator.token();
+    auto ack = creator.request(create_private_message("tictactoe"));
+    ASSERT_TRUE(ack.has_ack()) << ack.DebugString();
+    code = ack.ack().code();
+    first_left = std::chrono::steady_clock::now();
+  }
+  // Back and gone again halfway through the grace: the code now waits a
+  // whole grace from this second departure, not from the first.
+  std::this_thread::sleep_until(first_left + 1s);
+  {
+    WsClient creator(server.port());
+    ASSERT_TRUE(creator.resume(token).resumed());
+  }
+  std::this_thread::sleep_until(first_left + 2500ms);
+  WsClient friend_(server.port());
+  friend_.hello("Friend");
+  const std::string match = expect_match_ack(friend_.request(join_private_message(code)));
+  EXPECT_FALSE(match.empty());
+}
+
 }  // namespace
 }  // namespace inarow::testing

@@ -15,6 +15,7 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/asio/thread_pool.hpp>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <set>
@@ -47,6 +48,9 @@ struct Player {
   std::int64_t account_since_ms = 0;
   bool password_busy = false;  // a password change is being hashed or stored
   int pins = 0;                // work under way that needs the player held (Identity::pin)
+  // Times their last connection went (Lobby::player_left): a timer set at
+  // one departure knows whether they came back and left again since.
+  std::uint64_t departures = 0;
   std::vector<std::weak_ptr<Connection>> connections;
   std::set<std::string> matches;  // seated in, live or lingering after the end
 };
