@@ -80,15 +80,21 @@ class Vcf {
   Board empty() const { return board_ & ~(own_ | theirs_); }
 
   // Plies to a forced five for the attacker (to move), 0 if none within depth.
-  int attack(int depth, Cell* first) {
+  // After a four and its block, `blocked` is the block: the attacker then
+  // has no five cell (its only one was blocked) and the defender's are the
+  // ones through the block (it had none left after the four), found along
+  // four lines instead of over the whole board.
+  int attack(int depth, Cell* first, int blocked = kNoCell) {
     ++nodes_;
     if (nodes_ > budget_) aborted_ = true;
     if (aborted_) return 0;
     const Board e = empty();
-    const Board fives = five_cells(shape_, own_, e);
-    if (fives.any()) {
-      if (first) *first = fives.lowest();
-      return 1;
+    if (blocked == kNoCell) {
+      const Board fives = five_cells(shape_, own_, e);
+      if (fives.any()) {
+        if (first) *first = fives.lowest();
+        return 1;
+      }
     }
     if (depth < 3) return 0;
     Entry& slot = table_[key_ & mask_];
@@ -96,7 +102,8 @@ class Vcf {
 
     // The defender's five cells must be blocked first, by a four (or, with
     // threes, a three).
-    const Board theirs_fives = five_cells(shape_, theirs_, e);
+    const Board theirs_fives = blocked == kNoCell ? five_cells(shape_, theirs_, e)
+                                                  : five_cells_through(shape_, theirs_, e, blocked);
     if (theirs_fives.count() > 1) return 0;
     Board moves = four_cells(shape_, own_, e);
     if (threes_) {
@@ -127,7 +134,7 @@ class Vcf {
         theirs_.set(b);
         const std::uint64_t delta = zobrist(attacker_, c) ^ zobrist(static_cast<Side>(defender), b);
         key_ ^= delta;
-        const int r = attack(depth - 2, nullptr);
+        const int r = attack(depth - 2, nullptr, b);
         key_ ^= delta;
         theirs_.reset(b);
         if (r) result = r + 2;
