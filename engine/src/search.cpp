@@ -168,12 +168,14 @@ class Core {
   Board empty_cells() const { return geo_->board & ~pos_.occupied(); }
   // A VCF for the side to move, or (as if it could move now) for its opponent.
   // With `threes`, a VCT: victory by continuous threats (fours and threes).
+  // `known`: what the caller already worked out about the attacker's root.
   typename detail::Vcf<W>::Result vcf(bool for_opponent, int plies, std::uint64_t budget,
-                                      bool threes = false) {
+                                      bool threes = false,
+                                      const typename detail::Vcf<W>::Known* known = nullptr) {
     const Side a = for_opponent ? opponent(pos_.to_move()) : pos_.to_move();
     if (node_limit_) budget = std::min(budget, node_limit_ > nodes_ ? node_limit_ - nodes_ : 1);
-    auto r =
-        vcf_.find(a, pos_.stones(a), pos_.stones(opponent(a)), pos_.key(), plies, budget, threes);
+    auto r = vcf_.find(a, pos_.stones(a), pos_.stones(opponent(a)), pos_.key(), plies, budget,
+                       threes, known);
     nodes_ += vcf_.nodes();
     return r;
   }
@@ -304,13 +306,16 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
   int threat_score = 0;  // the leaves' threat terms, for the side to move
   Board sharp, forcing_cells;
   Board plain_defence = threats;  // the replies to a threat that are not counter-fours
+  Board our_four_cells;           // where we make a four (threat rules, no five cell of theirs)
   if (!forced && threat_rules_) {
     const Side us = pos_.to_move();
     const Board empty = empty_cells();
     // Our three while they have no four to interrupt with: a straight four
     // next, then a five.
-    const Board their_fours = detail::four_cells(shape_, pos_.stones(them), empty);
-    const auto our_threes = detail::threes(shape_, pos_.stones(us), empty);
+    const auto [ours, theirs] =
+        detail::line_threats(shape_, pos_.stones(us), pos_.stones(them), empty);
+    const Board& their_fours = theirs.fours;
+    const auto& our_threes = ours.threes;
     if (our_threes.makers.any() && their_fours.none()) {
       if (ply == 0) root_best_ = our_threes.makers.lowest();
       return kMate - ply - 3;
@@ -318,8 +323,9 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
     // An opponent's three (a move away from a straight four, which wins)
     // leaves two kinds of move: spoil every such window at once, or make a
     // four, which the opponent must answer first. Anything else loses.
-    const Board our_fours = detail::four_cells(shape_, pos_.stones(us), empty);
-    const auto three = detail::threes(shape_, pos_.stones(them), empty);
+    const Board& our_fours = ours.fours;
+    our_four_cells = our_fours;
+    const auto& three = theirs.threes;
     threat_score =
         threat_weights_[0] * our_fours.count() + threat_weights_[1] * our_threes.makers.count() -
         threat_weights_[2] * their_fours.count() - threat_weights_[3] * three.makers.count();
@@ -363,7 +369,10 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
     // Quiescence, gomoku style: a short VCF dive sees the fours the
     // horizon hides.
     if (threat_rules_ && use_eval_) {
-      const auto r = vcf(false, kLeafVcfPlies, kLeafVcfNodes);
+      // We have no five cell (see above); theirs and our fours are known.
+      const typename detail::Vcf<W>::Known known{
+          .their_fives = threats, .own_fours = threats.any() ? nullptr : &our_four_cells};
+      const auto r = vcf(false, kLeafVcfPlies, kLeafVcfNodes, false, &known);
       if (r.move != kNoCell) return kMate - ply - r.plies;
     }
     // Not quiet while the opponent threatens a five or a straight four:

@@ -212,4 +212,85 @@ Threes<W> threes(const LineShape<W>& g, const Bitboard<W>& own, const Bitboard<W
   return t;
 }
 
+// Both sides' fours and threes at once, as the main search asks for them at
+// every node: for each side, what four_cells and threes give, from one walk
+// along each direction instead of four. A window's empties are counted once
+// for both sides, and the own-or-empty test of each side comes from the same
+// shifted boards. Side 0 is `a`, side 1 is `b`.
+template <int W>
+struct SideThreats {
+  Bitboard<W> fours;  // four_cells
+  Threes<W> threes;   // threes
+};
+
+template <int W>
+std::array<SideThreats<W>, 2> line_threats(const LineShape<W>& g, const Bitboard<W>& a,
+                                           const Bitboard<W>& b, const Bitboard<W>& empty) {
+  using Board = Bitboard<W>;
+  const int k = g.k;
+  std::array<SideThreats<W>, 2> out;
+  std::array<bool, 2> no_three{true, true};
+  for (auto& side : out)
+    side.threes.defence = ~Board{};
+  const std::array<const Board*, 2> own{&a, &b};
+  for (int d : g.directions) {
+    // Cells 1 .. k-1 of the window starting at p: their empties counted
+    // (saturating at three) and whether each holds only one side's stones
+    // or empty cells. Cell 0 is the unshifted boards, cell k one step more.
+    Board e = empty, sa = a, sb = b;
+    Board one, two, three;
+    std::array<Board, 2> inner{~Board{}, ~Board{}};
+    for (int i = 1; i < k; ++i) {
+      e = e >> d;
+      sa = sa >> d;
+      sb = sb >> d;
+      three |= two & e;
+      two |= one & e;
+      one |= e;
+      inner[0] &= sa | e;
+      inner[1] &= sb | e;
+    }
+    const Board inner_one = one & ~two, inner_two = two & ~three;
+    const Board end_empty = e >> d;  // cell k
+    const std::array<Board, 2> at_k{sa >> d, sb >> d};
+    // Exactly two empties among cells 0 .. k-1 (a four's window), and an
+    // open window's: both ends empty, one empty inside.
+    const Board two_of_k = (empty & inner_one) | (~empty & inner_two);
+    const Board open_one = empty & end_empty & inner_one;
+    for (int s = 0; s < 2; ++s) {
+      const Board& o = *own[s];
+      Board fours = (o | empty) & inner[s] & two_of_k;
+      Board opens = open_one & inner[s];
+      if (g.exact) {
+        // No own stone just outside: at cell -1, and at cell k for a four's
+        // window, at cell k + 1 for an open one's.
+        const Board before = ~(o << d);
+        fours &= before & ~at_k[s];
+        opens &= before & ~(at_k[s] >> d);
+      }
+      for (int i = 0; i < k && fours.any(); ++i) {
+        if (i > 0) fours = fours << d;
+        out[s].fours |= fours & empty;
+      }
+      Threes<W>& t = out[s].threes;
+      for (int p : bits(opens)) {
+        Board cells;
+        for (int i = 0; i <= k; ++i)
+          cells.set(p + i * d);
+        cells &= empty;
+        Board inside = cells;
+        inside.reset(p);
+        inside.reset(p + k * d);
+        t.makers |= inside;
+        t.any |= cells;
+        t.defence &= cells;
+        no_three[s] = false;
+      }
+    }
+  }
+  for (int s = 0; s < 2; ++s)
+    if (no_three[s]) out[s].threes.defence = Board{};
+  return out;
+}
+
 }  // namespace inarow::detail

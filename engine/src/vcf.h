@@ -45,11 +45,21 @@ class Vcf {
   void clear() { std::fill(table_.begin(), table_.end(), Entry{}); }
   std::uint64_t nodes() const { return nodes_; }
 
+  // What the caller already knows of the position, so that no deepening
+  // step works it out again: the attacker has no five cell, the defender's
+  // are these, and (when not null) the attacker's four cells are these.
+  struct Known {
+    Board their_fives;
+    const Board* own_fours = nullptr;
+  };
+
   // A VCF for the side with stones `own`, to move, against `theirs`.
   // `key` is the position's Zobrist key; max_plies bounds the line's length
   // and node_budget the work (a search cut short finds nothing).
   Result find(Side attacker, const Board& own, const Board& theirs, std::uint64_t key,
-              int max_plies, std::uint64_t node_budget, bool with_threes = false) {
+              int max_plies, std::uint64_t node_budget, bool with_threes = false,
+              const Known* known = nullptr) {
+    known_ = known;
     attacker_ = attacker;
     threes_ = with_threes;
     own_ = own;
@@ -89,7 +99,9 @@ class Vcf {
     if (nodes_ > budget_) aborted_ = true;
     if (aborted_) return 0;
     const Board e = empty();
-    if (blocked == kNoCell) {
+    // Only the root has a `first` to fill in.
+    const Known* known = first ? known_ : nullptr;
+    if (blocked == kNoCell && !known) {
       const Board fives = five_cells(shape_, own_, e);
       if (fives.any()) {
         if (first) *first = fives.lowest();
@@ -102,10 +114,11 @@ class Vcf {
 
     // The defender's five cells must be blocked first, by a four (or, with
     // threes, a three).
-    const Board theirs_fives = blocked == kNoCell ? five_cells(shape_, theirs_, e)
-                                                  : five_cells_through(shape_, theirs_, e, blocked);
+    const Board theirs_fives = blocked != kNoCell ? five_cells_through(shape_, theirs_, e, blocked)
+                               : known            ? known->their_fives
+                                                  : five_cells(shape_, theirs_, e);
     if (theirs_fives.count() > 1) return 0;
-    Board moves = four_cells(shape_, own_, e);
+    Board moves = known && known->own_fours ? *known->own_fours : four_cells(shape_, own_, e);
     if (threes_) {
       // A three already on the board while the defender has no four: a
       // straight four next, and nothing interrupts it.
@@ -181,6 +194,7 @@ class Vcf {
   std::vector<Entry> table_;
   std::size_t mask_;
 
+  const Known* known_ = nullptr;  // about the root, for this find
   Side attacker_ = Side::first;
   bool threes_ = false;  // VCT: threes as well as fours
   Board own_, theirs_;
