@@ -10,6 +10,8 @@ packages=(
   libboost1.81-dev                       # Asio + Beast: the WebSocket/HTTP server and client
   protobuf-compiler libprotobuf-dev      # the wire protocol and its JSON mapping
   libsqlite3-dev                         # the default durable store
+  libpq-dev                              # libpq: the PostgreSQL store's client library
+  postgresql                             # the PostgreSQL server the store's tests start a private cluster of
   libsodium-dev                          # Argon2id password hashes for accounts
   libmimalloc-dev                        # the server's allocator
   libcli11-dev                           # command-line flags

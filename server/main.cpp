@@ -38,7 +38,10 @@ int main(int argc, char** argv) {
                  "people's moves")
       ->envname("INAROW_BOT_NICE")
       ->check(CLI::Range(0, 19));
-  app.add_option("--store", config.store, "SQLite database file (':memory:' keeps nothing)")
+  app.add_option("--store", config.store,
+                 "Where games and players are kept: a SQLite database file (':memory:' keeps "
+                 "nothing), or a PostgreSQL database as a URI "
+                 "(postgresql://user[:password]@host:port/dbname)")
       ->envname("INAROW_STORE");
   app.add_flag("--no-sync", no_sync,
                "Do not fsync each commit (WAL synchronous=NORMAL: safe from crashes of the "

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "inarow/server/bot_moves.h"
+#include "inarow/server/postgres_store.h"
 #include "inarow/server/router.h"
 #include "inarow/server/sqlite_store.h"
 #include "inarow/server/store_writer.h"
@@ -71,10 +72,18 @@ const Metrics& Server::metrics() const {
 
 inarow::expected<void, std::string> Server::start() {
   Impl& s = *impl_;
-  auto store =
-      open_sqlite_store(s.config.store, SqliteOptions{.full_sync = s.config.store_full_sync,
-                                                      .busy_timeout = s.config.store_busy_timeout});
+  // A PostgreSQL URI opens the PostgreSQL store; anything else is a SQLite
+  // file (or ":memory:"). The log names a PostgreSQL store by host, port,
+  // database and user: its URI may hold a password.
+  const bool postgres =
+      s.config.store.starts_with("postgresql://") || s.config.store.starts_with("postgres://");
+  auto store = postgres
+                   ? open_postgres_store(s.config.store)
+                   : open_sqlite_store(s.config.store,
+                                       SqliteOptions{.full_sync = s.config.store_full_sync,
+                                                     .busy_timeout = s.config.store_busy_timeout});
   if (!store) return inarow::unexpected(store.error());
+  const std::string store_label = postgres ? postgres_store_label(s.config.store) : s.config.store;
   s.store = std::move(*store);
   s.writer =
       std::make_unique<StoreWriter>(*s.store, [&m = s.metrics](double sec, std::size_t n, bool ok) {
@@ -96,7 +105,7 @@ inarow::expected<void, std::string> Server::start() {
   }
   spdlog::info("listening on {}:{} threads={} bot_threads={} bot_nice={} store={}",
                s.config.address, s.listener.port(), s.config.threads, s.config.bot_threads,
-               s.config.bot_nice, s.config.store);
+               s.config.bot_nice, store_label);
   s.listener.accept(*s.sessions);
   s.running = true;
   for (int i = 0; i < std::max(1, s.config.threads); ++i) {

@@ -3,18 +3,17 @@
 // rating's game count as SaveRating said it, and pages a variant's
 // leaderboard best first (ties: more games, then the id). The SQLite store
 // on a file (its own reader), in memory (the writer's connection) and the
-// in-memory store are held to the same answers, also while a writer
-// commits on another thread. A schema-5 store migrates to schema 6 with
+// in-memory store are held to the same answers (reads while a writer
+// commits are in conformance_test.cpp, for every store). A schema-5 store
+// migrates to schema 6 with
 // each rating's games counted from its finished matches.
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <map>
 #include <memory>
 #include <string>
-#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -22,6 +21,7 @@
 #include "inarow/server/sqlite_store.h"
 #include "old_schemas.h"
 #include "records.h"
+#include "stores.h"
 
 namespace inarow::server {
 namespace {
@@ -30,55 +30,10 @@ using testing::query_rows;
 using testing::query_text;
 using testing::run_sql;
 
-std::filesystem::path temp_db(const std::string& name) {
-  static int n = 0;
-  auto path = std::filesystem::temp_directory_path() /
-              (name + "-" + std::to_string(::getpid()) + "-" + std::to_string(++n) + ".db");
-  for (const char* suffix : {"", "-wal", "-shm"})
-    std::filesystem::remove(path.string() + suffix);
-  return path;
-}
-
-// The stores under test, each made fresh for a test.
-class SqliteFileStore {
- public:
-  SqliteFileStore() : path_(temp_db("inarow-player-reads")) {
-    auto store = open_sqlite_store(path_.string(), SqliteOptions{.full_sync = false});
-    EXPECT_TRUE(store) << (store ? "" : store.error());
-    if (store) store_ = std::move(*store);
-  }
-  ~SqliteFileStore() {
-    store_.reset();
-    for (const char* suffix : {"", "-wal", "-shm"})
-      std::filesystem::remove(path_.string() + suffix);
-  }
-  Store& store() { return *store_; }
-
- private:
-  std::filesystem::path path_;
-  std::unique_ptr<Store> store_;
-};
-
-class SqliteMemoryStore {
- public:
-  SqliteMemoryStore() {
-    auto store = open_sqlite_store(":memory:");
-    EXPECT_TRUE(store) << (store ? "" : store.error());
-    if (store) store_ = std::move(*store);
-  }
-  Store& store() { return *store_; }
-
- private:
-  std::unique_ptr<Store> store_;
-};
-
-class InMemoryStore {
- public:
-  Store& store() { return store_; }
-
- private:
-  MemoryStore store_;
-};
+using testing::InMemoryStore;
+using testing::SqliteFileStore;
+using testing::SqliteMemoryStore;
+using testing::temp_db;
 
 template <class Made>
 class PlayerReads : public ::testing::Test {
@@ -94,16 +49,7 @@ class PlayerReads : public ::testing::Test {
 };
 
 using Stores = ::testing::Types<SqliteFileStore, SqliteMemoryStore, InMemoryStore>;
-class StoreNames {
- public:
-  template <class T>
-  static std::string GetName(int) {
-    if (std::is_same_v<T, SqliteFileStore>) return "SqliteFile";
-    if (std::is_same_v<T, SqliteMemoryStore>) return "SqliteMemory";
-    return "MemoryStore";
-  }
-};
-TYPED_TEST_SUITE(PlayerReads, Stores, StoreNames);
+TYPED_TEST_SUITE(PlayerReads, Stores, testing::StoreNames);
 
 // Alice: rated in two variants, an account with two more devices. Bob: a
 // guest. A bot.
@@ -331,71 +277,6 @@ TYPED_TEST(PlayerReads, TheLeaderboardRanksByRatingThenGamesThenId) {
   // A new game moves a player: bob's fifth puts him before alice.
   this->write({store_op::SaveRating{"p2", "gomoku", Rating{1600, 64, 0.05}, 5}});
   EXPECT_EQ(ids_of(store.leaderboard("gomoku", 2, 3, 2)), (std::vector<std::string>{"p2", "p1"}));
-}
-
-// Reads on one thread while a writer commits on another: every read sees
-// whole commits, never a part of one (each batch adds a game and a device
-// together) nor an older one than the read before.
-TYPED_TEST(PlayerReads, ReadsSeeWholeCommitsWhileAWriterCommits) {
-  this->write({store_op::SavePlayer{testing::person("pa", "Alice", "t-a")},
-               store_op::SavePlayer{testing::person("pb", "Bob", "t-b")},
-               store_op::SaveAccount{"pa", "alice", "$argon2id$a", 1},
-               store_op::SaveRating{"pb", "tictactoe", Rating{1500, 100, 0.06}, 1}});
-  constexpr int kBatches = 1000;
-  std::atomic<bool> writing{true};
-  std::atomic<bool> write_failed{false};
-  std::thread writer([&] {
-    for (int i = 1; i <= kBatches && !write_failed; ++i) {
-      const std::vector<StoreOp> ops{
-          store_op::SaveRating{"pa", "tictactoe", Rating{1500.0 + i, 100, 0.06}, i},
-          store_op::AddDevice{"pa", "d-" + std::to_string(i), i}};
-      if (!this->store().write(ops)) write_failed = true;
-    }
-    writing = false;
-  });
-  int last_games = 0;
-  int reads = 0;
-  std::string failure;
-  while (failure.empty() && (writing || reads == 0)) {
-    ++reads;
-    std::optional<PlayerRecord> p = reads % 3 == 0   ? this->store().find_player_by_token("t-a")
-                                    : reads % 3 == 1 ? this->store().find_account("alice")
-                                                     : this->store().find_player("pa");
-    if (!p) {
-      failure = "read " + std::to_string(reads) + " found nobody";
-      break;
-    }
-    const auto g = p->games.find("tictactoe");
-    const int games = g == p->games.end() ? 0 : g->second;
-    if (games < last_games) failure = "games went back to " + std::to_string(games);
-    if (p->device_token_hashes.size() != static_cast<std::size_t>(games)) {
-      failure = "a torn read: " + std::to_string(games) + " games, " +
-                std::to_string(p->device_token_hashes.size()) + " devices";
-    }
-    if (games > 0 && p->ratings.at("tictactoe").rating != 1500.0 + games) {
-      failure = "a rating from another commit";
-    }
-    last_games = games;
-    // Read after the player: a commit as new or newer.
-    auto board = this->store().leaderboard("tictactoe", 1, 0, 10);
-    if (board.total != board.entries.size() || board.total < (games > 0 ? 2u : 1u)) {
-      failure = "total " + std::to_string(board.total);
-    }
-    for (const RankedPlayer& e : board.entries) {
-      if (e.player_id == "pa" && e.games < games) failure = "the leaderboard went back";
-    }
-  }
-  writer.join();
-  EXPECT_FALSE(write_failed);
-  EXPECT_EQ(failure, "");
-  EXPECT_GT(reads, 0);
-  auto p = this->store().find_player("pa");
-  ASSERT_TRUE(p);
-  EXPECT_EQ(p->games.at("tictactoe"), kBatches);
-  EXPECT_EQ(p->device_token_hashes.size(), static_cast<std::size_t>(kBatches));
-  auto board = this->store().leaderboard("tictactoe", 1, 0, 10);
-  EXPECT_EQ(board.total, 2u);
-  EXPECT_EQ(ids_of(board), (std::vector<std::string>{"pa", "pb"}));
 }
 
 // A schema-5 store, by hand: Alice and Bob played rated tictactoe twice and

@@ -1,0 +1,39 @@
+// The PostgreSQL store's tables: its schema 1, the data of the SQLite
+// store's schema 6 (schema.h) in PostgreSQL's types, with the same indexes.
+// open_postgres_store creates them in one transaction under an advisory
+// lock, so that two servers starting on one database at once do not race.
+#pragma once
+
+#include <cstdint>
+
+namespace inarow::server::postgres {
+
+// Schema 1. As SQLite's schema 6, less the `moves` table (only stores from
+// before SQLite's schema 3 have rows in it). Every text column compares
+// byte by byte (COLLATE "C"), as SQLite's do, so that ids, cursors and the
+// leaderboard's ties sort the same whatever the database's locale. Flags
+// are booleans, times BIGINT milliseconds, ratings DOUBLE PRECISION (as
+// SQLite's REAL, eight bytes), events BYTEA. The log's id is an identity
+// column: ids only grow, as SQLite's rowids do while the log is appended.
+constexpr int kSchemaVersion = 1;
+
+// The one row of schema_version says which schema the tables are in.
+extern const char* const kCreateVersionTable;
+// The tables and indexes of schema 1 (no IF NOT EXISTS: run once, on an
+// empty database, under the lock).
+extern const char* const kCreateSchema;
+
+// The key of the advisory lock the schema is created under (any constant
+// of our own: "inarow" in ASCII).
+constexpr std::int64_t kSchemaLockKey = 0x696e61726f77;
+
+// Schema 1's columns of the matches table, in the order the store reads
+// them (record follows), and its rating columns, as in schema.h.
+extern const char* const kMatchColumnList;
+extern const char* const kRatingColumnList;
+
+// Log rows older than every live match's first row belong to finished
+// matches: dropped now and then, inside a batch's transaction.
+extern const char* const kPruneLog;
+
+}  // namespace inarow::server::postgres

@@ -1,0 +1,685 @@
+// The Store interface, pinned: one typed suite held by every store (SQLite
+// on a file and in memory, the in-memory store, PostgreSQL on a private
+// cluster) to the same exact answers: each op, each read, failed batches,
+// unique name keys, revoked devices, the leaderboard's order and pages, a
+// player's games by cursor with private games for their players only,
+// live matches with their events and times, the heartbeat, and reads
+// while a writer commits. PostgreSQL's own tests (reopening, schema
+// versions, a server away and back) are in postgres_store_test.cpp.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "inarow/server/postgres_store.h"
+#include "postgres_cluster.h"
+#include "records.h"
+#include "stores.h"
+
+namespace inarow::server {
+namespace {
+
+using testing::bot;
+using testing::person;
+
+// The PostgreSQL store on a fresh database of the process's cluster.
+class PostgresStoreMade {
+ public:
+  static constexpr bool kTransactional = true;
+  static constexpr const char* kName = "Postgres";
+  PostgresStoreMade() {
+    auto* cluster = inarow::testing::PostgresCluster::shared();
+    if (!cluster) {
+      ADD_FAILURE() << "no PostgreSQL cluster: "
+                    << inarow::testing::PostgresCluster::shared_error();
+      return;
+    }
+    auto db = cluster->create_database();
+    if (!db) {
+      ADD_FAILURE() << "no database: " << db.error();
+      return;
+    }
+    auto store = open_postgres_store(*db);
+    EXPECT_TRUE(store) << (store ? "" : store.error());
+    if (store) store_ = std::move(*store);
+  }
+  bool ok() const { return store_ != nullptr; }
+  Store& store() { return *store_; }
+
+ private:
+  std::unique_ptr<Store> store_;
+};
+
+template <class Made>
+class Conformance : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_TRUE(made_.ok()) << "the store did not open"; }
+  Store& store() { return made_.store(); }
+  void write(std::vector<StoreOp> ops) {
+    auto ok = store().write(ops);
+    ASSERT_TRUE(ok) << ok.error();
+  }
+  static constexpr bool kTransactional = Made::kTransactional;
+
+ private:
+  Made made_;
+};
+
+using Stores = ::testing::Types<testing::SqliteFileStore, testing::SqliteMemoryStore,
+                                testing::InMemoryStore, PostgresStoreMade>;
+TYPED_TEST_SUITE(Conformance, Stores, testing::StoreNames);
+
+MatchRecord match(const std::string& id, const std::string& first, const std::string& second,
+                  std::int64_t created_ms) {
+  MatchRecord m;
+  m.id = id;
+  m.variant = "gomoku";
+  m.kind = 1;
+  m.rated = true;
+  m.initial_ms = 300000;
+  m.increment_ms = 2000;
+  m.first_id = first;
+  m.second_id = second;
+  m.created_ms = created_ms;
+  return m;
+}
+
+store_op::FinishMatch finish(const std::string& id, std::int64_t ended_ms, int plies,
+                             int result = 1) {
+  store_op::FinishMatch f{id, result, 2, ended_ms, {}};
+  for (int p = 1; p <= plies; ++p)
+    f.moves.push_back(MoveRecord{p, "h" + std::to_string(p), 300000 - 10 * p, 299000 - 7 * p});
+  return f;
+}
+
+std::vector<std::string> ids_of(const std::vector<MatchRecord>& games) {
+  std::vector<std::string> out;
+  for (const auto& g : games)
+    out.push_back(g.id);
+  return out;
+}
+
+std::vector<std::string> ids_of(const LeaderboardPage& page) {
+  std::vector<std::string> out;
+  for (const auto& e : page.entries)
+    out.push_back(e.player_id);
+  return out;
+}
+
+// Blobs are bytes: NULs, high bytes, nothing at all.
+const std::string kBinaryEvent("\x00\x01\xff\xfe\x80 event\x00", 12);
+
+TYPED_TEST(Conformance, APlayerIsSavedAndSavedAgain) {
+  Store& store = this->store();
+  EXPECT_FALSE(store.find_player("pa"));
+  this->write({store_op::SavePlayer{person("pa", "Alice", "t-a")},
+               store_op::SavePlayer{bot("bot-hard", "Hard bot")}});
+  auto a = store.find_player("pa");
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->id, "pa");
+  EXPECT_EQ(a->name, "Alice");
+  EXPECT_EQ(a->token_hash, "t-a");
+  EXPECT_FALSE(a->bot);
+  EXPECT_TRUE(a->ratings.empty());
+  EXPECT_TRUE(a->games.empty());
+  EXPECT_EQ(a->name_key, "");
+  EXPECT_EQ(a->password_hash, "");
+  EXPECT_EQ(a->account_since_ms, 0);
+  EXPECT_TRUE(a->device_token_hashes.empty());
+  auto b = store.find_player("bot-hard");
+  ASSERT_TRUE(b);
+  EXPECT_TRUE(b->bot);
+  EXPECT_EQ(b->token_hash, "");
+  // Saved again: a new name and token, the same player.
+  this->write({store_op::SavePlayer{person("pa", "Alicia", "t-a2")}});
+  a = store.find_player("pa");
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->name, "Alicia");
+  EXPECT_EQ(a->token_hash, "t-a2");
+  EXPECT_FALSE(store.find_player_by_token("t-a"));
+  EXPECT_EQ(store.find_player_by_token("t-a2")->id, "pa");
+  EXPECT_FALSE(store.find_player_by_token(""));  // the bot's token is nobody's
+  EXPECT_FALSE(store.find_player("PA"));         // ids are as stored
+  // Names are text in any script.
+  this->write({store_op::SavePlayer{person("pz", "Zoë 名前 🙂", "t-z")}});
+  EXPECT_EQ(store.find_player("pz")->name, "Zoë 名前 🙂");
+}
+
+TYPED_TEST(Conformance, RatingsAreTheVeryDoublesSaved) {
+  const double third = 1.0 / 3.0;
+  const double tiny = std::nextafter(0.0, 1.0);  // the least subnormal
+  const double awkward = 1500.0 + 0.1 + 0.2;
+  this->write({store_op::SavePlayer{person("pa", "Alice", "t-a")},
+               store_op::SaveRating{"pa", "gomoku", Rating{awkward, third, tiny}, 7},
+               store_op::SaveRating{"pa", "connect4", Rating{-0.0, 1e300, 0.06}, 0}});
+  auto p = this->store().find_player("pa");
+  ASSERT_TRUE(p);
+  ASSERT_EQ(p->ratings.size(), 2u);
+  EXPECT_EQ(p->ratings.at("gomoku").rating, awkward);  // exactly, not nearly
+  EXPECT_EQ(p->ratings.at("gomoku").deviation, third);
+  EXPECT_EQ(p->ratings.at("gomoku").volatility, tiny);
+  EXPECT_EQ(p->ratings.at("connect4").deviation, 1e300);
+  // A variant without a game has no count.
+  EXPECT_EQ(p->games, (std::map<std::string, int>{{"gomoku", 7}}));
+  // Saved again: replaced, count and all.
+  this->write({store_op::SaveRating{"pa", "gomoku", Rating{1490.25, 80.5, 0.0599}, 8},
+               store_op::SaveRating{"pa", "connect4", Rating{1510, 290, 0.06}, 1}});
+  p = this->store().find_player("pa");
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->ratings.at("gomoku").rating, 1490.25);
+  EXPECT_EQ(p->ratings.at("gomoku").deviation, 80.5);
+  EXPECT_EQ(p->ratings.at("gomoku").volatility, 0.0599);
+  EXPECT_EQ(p->games, (std::map<std::string, int>{{"connect4", 1}, {"gomoku", 8}}));
+}
+
+TYPED_TEST(Conformance, AccountsDevicesAndRevokedTokens) {
+  Store& store = this->store();
+  this->write({store_op::SavePlayer{person("pa", "Alice", "t-a")},
+               store_op::SavePlayer{person("pb", "Bob", "t-b")},
+               store_op::SaveAccount{"pa", "alice", "$argon2id$1", 1000},
+               store_op::AddDevice{"pa", "d-2", 2000}, store_op::AddDevice{"pa", "d-3", 3000}});
+  auto a = store.find_account("alice");
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->id, "pa");
+  EXPECT_EQ(a->name_key, "alice");
+  EXPECT_EQ(a->password_hash, "$argon2id$1");
+  EXPECT_EQ(a->account_since_ms, 1000);
+  // Devices in the order they signed in (the databases order them by
+  // time, the in-memory store keeps them as added: the same here).
+  EXPECT_EQ(a->device_token_hashes, (std::vector<std::string>{"d-2", "d-3"}));
+  for (const char* token : {"t-a", "d-2", "d-3"}) {
+    auto p = store.find_player_by_token(token);
+    ASSERT_TRUE(p) << token;
+    EXPECT_EQ(p->id, "pa");
+    EXPECT_EQ(p->name_key, "alice");
+    EXPECT_EQ(p->device_token_hashes.size(), 2u);
+  }
+  EXPECT_FALSE(store.find_account("Alice"));
+  EXPECT_FALSE(store.find_account("bob"));  // a guest
+  EXPECT_FALSE(store.find_account(""));
+  // A new password keeps the first date.
+  this->write({store_op::SaveAccount{"pa", "alice", "$argon2id$2", 9000}});
+  EXPECT_EQ(store.find_account("alice")->password_hash, "$argon2id$2");
+  EXPECT_EQ(store.find_account("alice")->account_since_ms, 1000);
+  // Changed on device 3: only its token names Alice now; Bob keeps his.
+  this->write({store_op::RevokeDevices{"pa", "d-3"}});
+  EXPECT_FALSE(store.find_player_by_token("t-a"));
+  EXPECT_FALSE(store.find_player_by_token("d-2"));
+  auto kept = store.find_player_by_token("d-3");
+  ASSERT_TRUE(kept);
+  EXPECT_EQ(kept->token_hash, "");
+  EXPECT_EQ(kept->device_token_hashes, (std::vector<std::string>{"d-3"}));
+  EXPECT_EQ(store.find_player_by_token("t-b")->id, "pb");
+  // Changed on the first device: the devices go, the first token stays.
+  this->write({store_op::SaveAccount{"pb", "bob", "$argon2id$b", 500},
+               store_op::AddDevice{"pb", "b-2", 600}, store_op::RevokeDevices{"pb", "t-b"}});
+  EXPECT_FALSE(store.find_player_by_token("b-2"));
+  auto bob = store.find_account("bob");
+  ASSERT_TRUE(bob);
+  EXPECT_EQ(bob->token_hash, "t-b");
+  EXPECT_TRUE(bob->device_token_hashes.empty());
+  EXPECT_EQ(bob->account_since_ms, 500);
+}
+
+TYPED_TEST(Conformance, AFailedBatchWritesNothing) {
+  if (!TestFixture::kTransactional) GTEST_SKIP() << "the in-memory store has no transactions";
+  Store& store = this->store();
+  this->write({store_op::SavePlayer{person("pa", "Alice", "t-a")}, store_op::Alive{100}});
+  const std::vector<StoreOp> batch = {
+      store_op::SavePlayer{person("pb", "Bob", "t-b")},
+      store_op::SavePlayer{person("pa", "Alicia", "t-a2")},
+      store_op::SaveRating{"pa", "gomoku", Rating{1600, 90, 0.06}, 1},
+      store_op::SaveAccount{"pa", "alice", "$argon2id$1", 1000},
+      store_op::AddDevice{"pa", "d-2", 2000},
+      store_op::Alive{200},
+      store_op::CreateMatch{match("m1", "pa", "pb", 10)},
+      store_op::AppendEvent{"m1", 1, "e1", 11},
+      store_op::CreateMatch{match("m1", "pa", "pb", 10)},  // the same id again: fails
+      store_op::SavePlayer{person("pc", "Carol", "t-c")},
+  };
+  EXPECT_FALSE(store.write(batch));
+  EXPECT_FALSE(store.find_player("pb"));
+  EXPECT_FALSE(store.find_player("pc"));
+  auto a = store.find_player("pa");
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->name, "Alice");
+  EXPECT_EQ(a->token_hash, "t-a");
+  EXPECT_TRUE(a->ratings.empty());
+  EXPECT_EQ(a->name_key, "");
+  EXPECT_TRUE(a->device_token_hashes.empty());
+  EXPECT_FALSE(store.find_account("alice"));
+  EXPECT_FALSE(store.find_player_by_token("d-2"));
+  EXPECT_EQ(store.last_alive_ms(), 100);
+  EXPECT_FALSE(store.load_match("m1"));
+  EXPECT_TRUE(store.load_unfinished().empty());
+  EXPECT_EQ(store.leaderboard("gomoku", 0, 0, 10).total, 0u);
+  // And the store goes on: the next batch commits.
+  this->write({store_op::SavePlayer{person("pb", "Bob", "t-b")}, store_op::Alive{300}});
+  EXPECT_EQ(store.find_player("pb")->name, "Bob");
+  EXPECT_EQ(store.last_alive_ms(), 300);
+}
+
+TYPED_TEST(Conformance, ASecondAccountWithTheSameNameKeyFailsItsBatch) {
+  if (!TestFixture::kTransactional) GTEST_SKIP() << "the in-memory store has no unique keys";
+  Store& store = this->store();
+  this->write({store_op::SavePlayer{person("pa", "Alice", "t-a")},
+               store_op::SavePlayer{person("pb", "ALICE", "t-b")},
+               store_op::SaveAccount{"pa", "alice", "$argon2id$a", 1000}});
+  const std::vector<StoreOp> batch = {
+      store_op::SaveRating{"pb", "gomoku", Rating{1600, 90, 0.06}, 1},
+      store_op::SaveAccount{"pb", "alice", "$argon2id$b", 2000},
+      store_op::AddDevice{"pb", "b-2", 2000},
+  };
+  EXPECT_FALSE(store.write(batch));
+  EXPECT_EQ(store.find_account("alice")->id, "pa");
+  auto b = store.find_player("pb");
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->name_key, "");
+  EXPECT_TRUE(b->ratings.empty());
+  EXPECT_FALSE(store.find_player_by_token("b-2"));
+  // A key of its own goes through; so does a device token once only.
+  this->write({store_op::SaveAccount{"pb", "alice2", "$argon2id$b", 2000}});
+  EXPECT_EQ(store.find_account("alice2")->id, "pb");
+  this->write({store_op::AddDevice{"pb", "b-2", 2000}});
+  EXPECT_FALSE(store.write(std::vector<StoreOp>{store_op::AddDevice{"pa", "b-2", 3000}}));
+  EXPECT_EQ(store.find_player_by_token("b-2")->id, "pb");
+}
+
+// Gomoku at min_games 2: carol 1700, the bot 1650, then three at 1600:
+// erin (9 games) before alice and bob (4 each, by id). Dave has one game,
+// frank plays connect4 only, grace has a rating and no game.
+std::vector<StoreOp> ranked_ops() {
+  std::vector<StoreOp> ops;
+  auto rated = [&](const std::string& id, const std::string& name, double rating, int games,
+                   bool is_bot = false) {
+    ops.push_back(store_op::SavePlayer{is_bot ? bot(id, name) : person(id, name, "t-" + id)});
+    ops.push_back(store_op::SaveRating{id, "gomoku", Rating{rating, 60.5 + games, 0.05}, games});
+  };
+  rated("p2", "bob", 1600, 4);
+  rated("p1", "alice", 1600, 4);
+  rated("p5", "erin", 1600, 9);
+  rated("p4", "dave", 1800, 1);
+  rated("p3", "carol", 1700, 5);
+  rated("b1", "Gomoku bot", 1650, 7, true);
+  rated("p7", "grace", 2100, 0);
+  ops.push_back(store_op::SavePlayer{person("p6", "frank", "t-p6")});
+  ops.push_back(store_op::SaveRating{"p6", "connect4", Rating{2000, 50, 0.05}, 10});
+  return ops;
+}
+
+TYPED_TEST(Conformance, TheLeaderboardRanksPagesAndCounts) {
+  this->write(ranked_ops());
+  Store& store = this->store();
+  auto all = store.leaderboard("gomoku", 2, 0, 10);
+  EXPECT_EQ(all.total, 5u);
+  ASSERT_EQ(ids_of(all), (std::vector<std::string>{"p3", "b1", "p5", "p1", "p2"}));
+  const RankedPlayer& b = all.entries[1];
+  EXPECT_EQ(b.name, "Gomoku bot");
+  EXPECT_TRUE(b.bot);
+  EXPECT_EQ(b.rating.rating, 1650);
+  EXPECT_EQ(b.rating.deviation, 67.5);
+  EXPECT_EQ(b.rating.volatility, 0.05);
+  EXPECT_EQ(b.games, 7);
+  EXPECT_EQ(all.entries[0].name, "carol");
+  EXPECT_FALSE(all.entries[0].bot);
+  EXPECT_EQ(all.entries[0].games, 5);
+  EXPECT_EQ(all.entries[4].name, "bob");
+  // min_games 0 counts a rating without games too; 1 leaves it out.
+  EXPECT_EQ(ids_of(store.leaderboard("gomoku", 0, 0, 10)),
+            (std::vector<std::string>{"p7", "p4", "p3", "b1", "p5", "p1", "p2"}));
+  EXPECT_EQ(store.leaderboard("gomoku", 0, 0, 10).total, 7u);
+  EXPECT_EQ(store.leaderboard("gomoku", 1, 0, 10).total, 6u);
+  EXPECT_EQ(ids_of(store.leaderboard("gomoku", 5, 0, 10)),
+            (std::vector<std::string>{"p3", "b1", "p5"}));
+  auto none = store.leaderboard("gomoku", 10, 0, 10);
+  EXPECT_EQ(none.total, 0u);
+  EXPECT_TRUE(none.entries.empty());
+  // Pages.
+  for (auto [offset, limit, ids] :
+       std::vector<std::tuple<std::size_t, std::size_t, std::vector<std::string>>>{
+           {1, 2, {"b1", "p5"}},
+           {3, 2, {"p1", "p2"}},
+           {4, 100, {"p2"}},
+           {5, 2, {}},
+           {0, 0, {}},
+           {2, SIZE_MAX, {"p5", "p1", "p2"}},
+           {SIZE_MAX, SIZE_MAX, {}}}) {
+    auto page = store.leaderboard("gomoku", 2, offset, limit);
+    EXPECT_EQ(page.total, 5u) << offset << " " << limit;
+    EXPECT_EQ(ids_of(page), ids) << offset << " " << limit;
+  }
+  auto connect4 = store.leaderboard("connect4", 2, 0, 10);
+  EXPECT_EQ(connect4.total, 1u);
+  ASSERT_EQ(ids_of(connect4), (std::vector<std::string>{"p6"}));
+  EXPECT_EQ(connect4.entries[0].games, 10);
+  EXPECT_EQ(store.leaderboard("tictactoe", 0, 0, 10).total, 0u);
+  // A new game moves bob before alice.
+  this->write({store_op::SaveRating{"p2", "gomoku", Rating{1600, 64, 0.05}, 5}});
+  EXPECT_EQ(ids_of(store.leaderboard("gomoku", 2, 3, 2)), (std::vector<std::string>{"p2", "p1"}));
+}
+
+TYPED_TEST(Conformance, LiveMatchesComeBackWithTheirEventsAndTimes) {
+  Store& store = this->store();
+  EXPECT_EQ(store.last_alive_ms(), 0);
+  MatchRecord m2 = match("m2", "pb", "bot-easy", 20);
+  m2.second_level = "easy";
+  m2.rated = false;
+  m2.kind = 2;
+  m2.initial_ms = 0;
+  m2.increment_ms = 0;
+  this->write({store_op::SavePlayer{person("pa", "Alice", "t-a")},
+               store_op::SavePlayer{person("pb", "Bob", "t-b")},
+               store_op::SavePlayer{bot("bot-easy", "Easy bot")},
+               store_op::CreateMatch{match("m1", "pa", "pb", 10)}, store_op::CreateMatch{m2},
+               store_op::AppendEvent{"m1", 1, "m1-start", 1001},
+               store_op::AppendEvent{"m2", 1, kBinaryEvent, 2001},
+               store_op::AppendEvent{"m1", 2, "m1-move", 1002}, store_op::Alive{1500}});
+  this->write({store_op::AppendEvent{"m2", 2, "", 2002},
+               store_op::AppendEvent{"m1", 3, "m1-again", 1003},
+               store_op::CreateMatch{match("m3", "pa", "pb", 30)},
+               store_op::AppendEvent{"m3", 1, "m3-start", 3001},
+               store_op::FinishMatch{finish("m3", 3500, 0, 4)}, store_op::Alive{2500}});
+  EXPECT_EQ(store.last_alive_ms(), 2500);
+  auto live = store.load_unfinished();
+  ASSERT_EQ(live.size(), 2u);  // m3 ended; by creation
+  EXPECT_EQ(live[0].id, "m1");
+  EXPECT_EQ(live[0].variant, "gomoku");
+  EXPECT_EQ(live[0].kind, 1);
+  EXPECT_TRUE(live[0].rated);
+  EXPECT_EQ(live[0].initial_ms, 300000);
+  EXPECT_EQ(live[0].increment_ms, 2000);
+  EXPECT_EQ(live[0].first_id, "pa");
+  EXPECT_EQ(live[0].second_id, "pb");
+  EXPECT_EQ(live[0].created_ms, 10);
+  EXPECT_EQ(live[0].result, 0);
+  EXPECT_EQ(live[0].ended_ms, 0);
+  EXPECT_EQ(live[0].events, (std::vector<std::string>{"m1-start", "m1-move", "m1-again"}));
+  EXPECT_EQ(live[0].event_ms, (std::vector<std::int64_t>{1001, 1002, 1003}));
+  EXPECT_EQ(live[1].id, "m2");
+  EXPECT_EQ(live[1].kind, 2);
+  EXPECT_FALSE(live[1].rated);
+  EXPECT_EQ(live[1].first_level, "");
+  EXPECT_EQ(live[1].second_level, "easy");
+  EXPECT_EQ(live[1].events, (std::vector<std::string>{kBinaryEvent, ""}));
+  EXPECT_EQ(live[1].event_ms, (std::vector<std::int64_t>{2001, 2002}));
+  // A live match read alone: its events, no record.
+  auto m1 = store.load_match("m1");
+  ASSERT_TRUE(m1);
+  EXPECT_EQ(m1->result, 0);
+  EXPECT_EQ(m1->events, (std::vector<std::string>{"m1-start", "m1-move", "m1-again"}));
+  EXPECT_TRUE(m1->moves.empty());
+  EXPECT_FALSE(m1->ratings);
+  EXPECT_EQ(store.load_match("m2")->events, (std::vector<std::string>{kBinaryEvent, ""}));
+  EXPECT_FALSE(store.load_match("m9"));
+
+  // Restored: m1's last event's clocks hold from 5000, m2's first's from
+  // 6000 (and then again from 7000: the last one counts).
+  this->write({store_op::ClockFrom{"m1", 3, 5000}, store_op::ClockFrom{"m2", 1, 6000}});
+  this->write({store_op::ClockFrom{"m2", 1, 7000}, store_op::Alive{7500}});
+  live = store.load_unfinished();
+  ASSERT_EQ(live.size(), 2u);
+  EXPECT_EQ(live[0].event_ms, (std::vector<std::int64_t>{1001, 1002, 5000}));
+  EXPECT_EQ(live[1].event_ms, (std::vector<std::int64_t>{7000, 2002}));
+  EXPECT_EQ(store.last_alive_ms(), 7500);
+  // m1 goes on and ends; m2 goes on.
+  this->write({store_op::AppendEvent{"m1", 4, "m1-end", 8000},
+               store_op::FinishMatch{finish("m1", 8000, 2)},
+               store_op::AppendEvent{"m2", 3, "m2-more", 8001}});
+  live = store.load_unfinished();
+  ASSERT_EQ(live.size(), 1u);
+  EXPECT_EQ(live[0].id, "m2");
+  EXPECT_EQ(live[0].events, (std::vector<std::string>{kBinaryEvent, "", "m2-more"}));
+  EXPECT_EQ(live[0].event_ms, (std::vector<std::int64_t>{7000, 2002, 8001}));
+  auto ended = store.load_match("m1");
+  ASSERT_TRUE(ended);
+  EXPECT_EQ(ended->result, 1);
+  EXPECT_EQ(ended->reason, 2);
+  EXPECT_EQ(ended->ended_ms, 8000);
+  EXPECT_TRUE(ended->events.empty());
+  ASSERT_EQ(ended->moves.size(), 2u);
+  EXPECT_EQ(ended->moves[1].ply, 2);
+  EXPECT_EQ(ended->moves[1].move, "h2");
+  EXPECT_EQ(ended->moves[1].first_ms, 299980);
+  EXPECT_EQ(ended->moves[1].second_ms, 298986);
+  EXPECT_EQ(ended->first_name, "Alice");
+  EXPECT_EQ(ended->second_name, "Bob");
+  auto aborted = store.load_match("m3");
+  ASSERT_TRUE(aborted);
+  EXPECT_EQ(aborted->result, 4);
+  EXPECT_TRUE(aborted->moves.empty());
+}
+
+TYPED_TEST(Conformance, AFinishedGameKeepsItsRatingChangesAndItsSwap) {
+  Store& store = this->store();
+  MatchRecord m = match("s1", "pa", "bot-hard", 10);
+  m.second_level = "hard";
+  this->write({store_op::SavePlayer{person("pa", "Alice", "t-a")},
+               store_op::SavePlayer{bot("bot-hard", "Hard bot")}, store_op::CreateMatch{m},
+               store_op::CreateMatch{match("s2", "pa", "bot-hard", 11)}});
+  store_op::FinishMatch swapped = finish("s1", 100, 3, 2);
+  swapped.swapped = true;
+  swapped.ratings = std::array<RatingDelta, 2>{
+      RatingDelta{Rating{1400.5, 120.25, 0.06}, Rating{1410.125, 118.5, 0.0601}},
+      RatingDelta{Rating{1800, 60, 0.05}, Rating{1799.0625, 59.75, 0.05}}};
+  this->write({swapped, finish("s2", 200, 1)});
+  auto s1 = store.load_match("s1");
+  ASSERT_TRUE(s1);
+  // The bot played first after the swap; its level went with it.
+  EXPECT_EQ(s1->first_id, "bot-hard");
+  EXPECT_EQ(s1->second_id, "pa");
+  EXPECT_EQ(s1->first_level, "hard");
+  EXPECT_EQ(s1->second_level, "");
+  EXPECT_EQ(s1->first_name, "Hard bot");
+  EXPECT_TRUE(s1->first_bot);
+  EXPECT_EQ(s1->second_name, "Alice");
+  EXPECT_FALSE(s1->second_bot);
+  EXPECT_EQ(s1->result, 2);
+  ASSERT_TRUE(s1->ratings);
+  EXPECT_EQ((*s1->ratings)[0].before.rating, 1400.5);
+  EXPECT_EQ((*s1->ratings)[0].before.deviation, 120.25);
+  EXPECT_EQ((*s1->ratings)[0].after.rating, 1410.125);
+  EXPECT_EQ((*s1->ratings)[0].after.deviation, 118.5);
+  EXPECT_EQ((*s1->ratings)[1].before.rating, 1800);
+  EXPECT_EQ((*s1->ratings)[1].after.rating, 1799.0625);
+  EXPECT_EQ((*s1->ratings)[1].after.deviation, 59.75);
+  ASSERT_EQ(s1->moves.size(), 3u);
+  auto s2 = store.load_match("s2");
+  ASSERT_TRUE(s2);
+  EXPECT_EQ(s2->first_id, "pa");
+  EXPECT_EQ(s2->second_id, "bot-hard");
+  EXPECT_FALSE(s2->ratings);
+  // Listed by the sides they finished with.
+  auto games = store.list_games("pa", "pa", std::nullopt, 10);
+  ASSERT_TRUE(games);
+  ASSERT_EQ(ids_of(*games), (std::vector<std::string>{"s2", "s1"}));
+  EXPECT_EQ((*games)[1].second_id, "pa");
+  EXPECT_EQ((*games)[1].plies, 3);
+  EXPECT_TRUE((*games)[1].moves.empty());
+  EXPECT_TRUE((*games)[1].ratings.has_value());
+  EXPECT_EQ((*games)[0].plies, 1);
+}
+
+// Alice's games: ten that end in the same millisecond (every other one
+// private against Bob), two later ones, a live one; a bot's game against
+// itself.
+std::vector<StoreOp> history_ops() {
+  std::vector<StoreOp> ops = {
+      store_op::SavePlayer{person("pa", "alice", "h-a")},
+      store_op::SavePlayer{person("pb", "bob", "h-b")},
+      store_op::SavePlayer{person("pc", "carol", "h-c")},
+      store_op::SavePlayer{person("pd", "dave", "h-d")},
+      store_op::SavePlayer{bot("bot-easy", "Easy bot")},
+  };
+  for (int i = 0; i < 10; ++i) {
+    const std::string id = "s" + std::to_string(i);
+    MatchRecord m = match(id, "pa", i % 2 == 0 ? "pb" : "pc", 100 + i);
+    if (i % 2 == 0) m.kind = kPrivateMatchKind;
+    ops.push_back(store_op::CreateMatch{m});
+    ops.push_back(finish(id, 4000, i % 4));
+  }
+  ops.push_back(store_op::CreateMatch{match("late", "pc", "pa", 200)});
+  ops.push_back(finish("late", 9000, 5));
+  ops.push_back(store_op::CreateMatch{match("early", "pa", "bot-easy", 50)});
+  ops.push_back(finish("early", 1000, 2));
+  ops.push_back(store_op::CreateMatch{match("live", "pa", "pb", 300)});
+  ops.push_back(store_op::CreateMatch{match("self", "bot-easy", "bot-easy", 60)});
+  ops.push_back(finish("self", 2000, 4));
+  return ops;
+}
+
+std::vector<std::string> page_through(Store& store, const std::string& player,
+                                      const std::string& viewer, std::size_t limit) {
+  std::vector<std::string> ids;
+  std::optional<GameCursor> cursor;
+  for (int pages = 0; pages < 30; ++pages) {
+    auto page = store.list_games(player, viewer, cursor, limit);
+    EXPECT_TRUE(page);
+    if (!page || page->empty()) break;
+    EXPECT_LE(page->size(), limit);
+    for (const auto& g : *page)
+      ids.push_back(g.id);
+    if (page->size() < limit) break;
+    cursor = GameCursor{page->back().ended_ms, page->back().id};
+  }
+  return ids;
+}
+
+TYPED_TEST(Conformance, APlayersGamesPageByCursorWithPrivateGamesForTheirPlayers) {
+  this->write(history_ops());
+  Store& store = this->store();
+  const std::vector<std::string> all = {"late", "s9", "s8", "s7", "s6", "s5",
+                                        "s4",   "s3", "s2", "s1", "s0", "early"};
+  const std::vector<std::string> open = {"late", "s9", "s7", "s5", "s3", "s1", "early"};
+  for (std::size_t limit : {1u, 2u, 5u, 12u, 100u}) {
+    EXPECT_EQ(page_through(store, "pa", "pa", limit), all) << limit;
+    EXPECT_EQ(page_through(store, "pa", "pb", limit), all) << limit;  // played the private ones
+    EXPECT_EQ(page_through(store, "pa", "pc", limit), open) << limit;
+    EXPECT_EQ(page_through(store, "pa", "", limit), open) << limit;  // nobody (HTTP)
+  }
+  auto first = store.list_games("pa", "pd", std::nullopt, 3);
+  ASSERT_TRUE(first);
+  ASSERT_EQ(ids_of(*first), (std::vector<std::string>{"late", "s9", "s7"}));
+  const MatchRecord& late = (*first)[0];
+  EXPECT_EQ(late.first_id, "pc");
+  EXPECT_EQ(late.first_name, "carol");
+  EXPECT_EQ(late.second_name, "alice");
+  EXPECT_EQ(late.ended_ms, 9000);
+  EXPECT_EQ(late.created_ms, 200);
+  EXPECT_EQ(late.result, 1);
+  EXPECT_EQ(late.reason, 2);
+  EXPECT_EQ(late.variant, "gomoku");
+  EXPECT_EQ(late.plies, 5);
+  EXPECT_TRUE(late.moves.empty());
+  EXPECT_EQ((*first)[1].plies, 1);  // s9: 9 % 4
+  // Between two games that ended in the same millisecond.
+  auto after = store.list_games("pa", "pa", GameCursor{4000, "s5"}, 3);
+  ASSERT_TRUE(after);
+  EXPECT_EQ(ids_of(*after), (std::vector<std::string>{"s4", "s3", "s2"}));
+  auto tail = store.list_games("pa", "pa", GameCursor{4000, "s0"}, 3);
+  ASSERT_TRUE(tail);
+  ASSERT_EQ(ids_of(*tail), (std::vector<std::string>{"early"}));
+  EXPECT_TRUE((*tail)[0].second_bot);
+  EXPECT_EQ((*tail)[0].second_name, "Easy bot");
+  EXPECT_TRUE(store.list_games("pa", "pa", GameCursor{1000, "early"}, 3)->empty());
+  // Bob's are all private: another sees none, and he is still a player.
+  auto bobs = store.list_games("pb", "pd", std::nullopt, 5);
+  ASSERT_TRUE(bobs);
+  EXPECT_TRUE(bobs->empty());
+  EXPECT_EQ(page_through(store, "pb", "pb", 2),
+            (std::vector<std::string>{"s8", "s6", "s4", "s2", "s0"}));
+  EXPECT_TRUE(store.list_games("pd", "pd", std::nullopt, 5)->empty());
+  EXPECT_FALSE(store.list_games("nobody", "pa", std::nullopt, 5));
+  // A bot against itself: listed once.
+  auto self = store.list_games("bot-easy", "", std::nullopt, 10);
+  ASSERT_TRUE(self);
+  EXPECT_EQ(ids_of(*self), (std::vector<std::string>{"self", "early"}));
+  EXPECT_EQ((*self)[0].plies, 4);
+}
+
+// Reads on this thread while a writer commits on another: each sees whole
+// commits, never part of one, nor an older one than the read before.
+TYPED_TEST(Conformance, ReadsSeeWholeCommitsWhileAWriterCommits) {
+  this->write({store_op::SavePlayer{person("pa", "Alice", "t-a")},
+               store_op::SavePlayer{person("pb", "Bob", "t-b")},
+               store_op::SaveAccount{"pa", "alice", "$argon2id$a", 1},
+               store_op::SaveRating{"pb", "gomoku", Rating{1500, 100, 0.06}, 1}});
+  constexpr int kBatches = 400;
+  std::atomic<bool> writing{true};
+  std::atomic<bool> write_failed{false};
+  std::thread writer([&] {
+    for (int i = 1; i <= kBatches && !write_failed; ++i) {
+      const std::string id = "g" + std::to_string(1000 + i);
+      const std::vector<StoreOp> ops{
+          store_op::SaveRating{"pa", "gomoku", Rating{1500.0 + i, 100, 0.06}, i},
+          store_op::AddDevice{"pa", "d-" + std::to_string(i), i},
+          store_op::CreateMatch{match(id, "pa", "pb", i)}, store_op::AppendEvent{id, 1, "start", i},
+          store_op::FinishMatch{finish(id, i, 1)}};
+      if (!this->store().write(ops)) write_failed = true;
+    }
+    writing = false;
+  });
+  int last_games = 0;
+  int reads = 0;
+  std::string failure;
+  while (failure.empty() && (writing || reads == 0)) {
+    ++reads;
+    std::optional<PlayerRecord> p = reads % 3 == 0   ? this->store().find_player_by_token("t-a")
+                                    : reads % 3 == 1 ? this->store().find_account("alice")
+                                                     : this->store().find_player("pa");
+    if (!p) {
+      failure = "read " + std::to_string(reads) + " found nobody";
+      break;
+    }
+    const auto g = p->games.find("gomoku");
+    const int games = g == p->games.end() ? 0 : g->second;
+    if (games < last_games) failure = "games went back to " + std::to_string(games);
+    if (p->device_token_hashes.size() != static_cast<std::size_t>(games)) {
+      failure = "a torn read: " + std::to_string(games) + " games, " +
+                std::to_string(p->device_token_hashes.size()) + " devices";
+    }
+    if (games > 0 && p->ratings.at("gomoku").rating != 1500.0 + games) {
+      failure = "a rating from another commit";
+    }
+    last_games = games;
+    // Read after the player: a commit as new or newer.
+    auto board = this->store().leaderboard("gomoku", 1, 0, 10);
+    if (board.total != board.entries.size() || board.total < (games > 0 ? 2u : 1u)) {
+      failure = "total " + std::to_string(board.total);
+    }
+    for (const RankedPlayer& e : board.entries) {
+      if (e.player_id == "pa" && e.games < games) failure = "the leaderboard went back";
+    }
+    auto listed = this->store().list_games("pa", "pa", std::nullopt, 1);
+    if (!listed || (games > 0 && (listed->empty() || listed->front().ended_ms < games))) {
+      failure = "the games went back";
+    }
+    if (games > 0) {
+      auto last = this->store().load_match("g" + std::to_string(1000 + games));
+      if (!last || last->result != 1 || last->moves.size() != 1u) failure = "a game half-read";
+    }
+  }
+  writer.join();
+  EXPECT_FALSE(write_failed);
+  EXPECT_EQ(failure, "");
+  EXPECT_GT(reads, 0);
+  auto p = this->store().find_player("pa");
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->games.at("gomoku"), kBatches);
+  EXPECT_EQ(p->device_token_hashes.size(), static_cast<std::size_t>(kBatches));
+  auto board = this->store().leaderboard("gomoku", 1, 0, 10);
+  EXPECT_EQ(board.total, 2u);
+  EXPECT_EQ(ids_of(board), (std::vector<std::string>{"pa", "pb"}));
+  EXPECT_TRUE(this->store().load_unfinished().empty());
+  EXPECT_EQ(page_through(this->store(), "pb", "pb", 50).size(), static_cast<std::size_t>(kBatches));
+}
+
+}  // namespace
+}  // namespace inarow::server
