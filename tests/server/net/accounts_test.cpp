@@ -667,6 +667,13 @@ TEST(PlayersOnDemand, ManyGuestsComeAndGoAndOnlyWhoIsHereIsHeld) {
   EXPECT_EQ(metric(server.port(), "inarow_player_reads_total"), 50);
 }
 
+// The code of the private tictactoe game `creator` opens ("" if refused).
+std::string open_private_code(WsClient& creator) {
+  auto ack = creator.request(create_private_message("tictactoe"));
+  EXPECT_TRUE(ack.has_ack()) << ack.DebugString();
+  return ack.has_ack() ? ack.ack().code() : "";
+}
+
 TEST(PlayersOnDemand, APrivateGameWaitsForItsCreatorThroughTheGraceThenLapses) {
   TestServer server(short_grace());
   std::string code, token;
@@ -674,9 +681,7 @@ TEST(PlayersOnDemand, APrivateGameWaitsForItsCreatorThroughTheGraceThenLapses) {
     WsClient creator(server.port());
     creator.hello("Creator");
     token = creator.token();
-    auto ack = creator.request(create_private_message("tictactoe"));
-    ASSERT_TRUE(ack.has_ack()) << ack.DebugString();
-    code = ack.ack().code();
+    code = open_private_code(creator);
   }
   // Held while the code is open: a friend who joins at once gets the game.
   WsClient friend_(server.port());
@@ -690,9 +695,7 @@ TEST(PlayersOnDemand, APrivateGameWaitsForItsCreatorThroughTheGraceThenLapses) {
   {
     WsClient creator(server.port());
     creator.resume(token);
-    auto ack = creator.request(create_private_message("tictactoe"));
-    ASSERT_TRUE(ack.has_ack());
-    code = ack.ack().code();
+    code = open_private_code(creator);
   }
   ASSERT_TRUE(holds(server.port(), 1));  // the friend alone
   expect_error(friend_.request(join_private_message(code)), v1::ERROR_UNKNOWN_CODE);
@@ -708,9 +711,7 @@ TEST(PlayersOnDemand, APrivateCodeLapsesAGraceAfterItsCreatorsLastDeparture) {
     WsClient creator(server.port());
     creator.hello("Creator");
     token = creator.token();
-    auto ack = creator.request(create_private_message("tictactoe"));
-    ASSERT_TRUE(ack.has_ack()) << ack.DebugString();
-    code = ack.ack().code();
+    code = open_private_code(creator);
     first_left = std::chrono::steady_clock::now();
   }
   // Back and gone again halfway through the grace: the code now waits a

@@ -1,6 +1,7 @@
 // The Store interface, pinned: one typed suite held by every store (SQLite
 // on a file and in memory, the in-memory store, PostgreSQL on a private
-// cluster) to the same exact answers: each op, each read, failed batches,
+// cluster) to the same exact answers: each op, each read (a player whole by
+// id, by any token still valid, by an account's name key), failed batches,
 // unique name keys, revoked devices, the leaderboard's order and pages, a
 // player's games by cursor with private games for their players only,
 // live matches with their events and times, the heartbeat, and reads
@@ -28,10 +29,11 @@ namespace inarow::server {
 namespace {
 
 using testing::bot;
+using testing::ids_of;
 using testing::person;
 
 // The PostgreSQL store on a fresh database of the process's cluster.
-class PostgresStoreMade {
+class PostgresStoreMade : public testing::OpenedStore {
  public:
   static constexpr bool kTransactional = true;
   static constexpr const char* kName = "Postgres";
@@ -47,15 +49,8 @@ class PostgresStoreMade {
       ADD_FAILURE() << "no database: " << db.error();
       return;
     }
-    auto store = open_postgres_store(*db);
-    EXPECT_TRUE(store) << (store ? "" : store.error());
-    if (store) store_ = std::move(*store);
+    take(open_postgres_store(*db));
   }
-  bool ok() const { return store_ != nullptr; }
-  Store& store() { return *store_; }
-
- private:
-  std::unique_ptr<Store> store_;
 };
 
 template <class Made>
@@ -98,20 +93,6 @@ store_op::FinishMatch finish(const std::string& id, std::int64_t ended_ms, int p
   for (int p = 1; p <= plies; ++p)
     f.moves.push_back(MoveRecord{p, "h" + std::to_string(p), 300000 - 10 * p, 299000 - 7 * p});
   return f;
-}
-
-std::vector<std::string> ids_of(const std::vector<MatchRecord>& games) {
-  std::vector<std::string> out;
-  for (const auto& g : games)
-    out.push_back(g.id);
-  return out;
-}
-
-std::vector<std::string> ids_of(const LeaderboardPage& page) {
-  std::vector<std::string> out;
-  for (const auto& e : page.entries)
-    out.push_back(e.player_id);
-  return out;
 }
 
 // Blobs are bytes: NULs, high bytes, nothing at all.
@@ -293,6 +274,139 @@ TYPED_TEST(Conformance, ASecondAccountWithTheSameNameKeyFailsItsBatch) {
   EXPECT_EQ(store.find_player_by_token("b-2")->id, "pb");
 }
 
+// Alice: rated in two variants, an account with two more devices. Bob: a
+// guest. A bot.
+std::vector<StoreOp> alice_bob_and_a_bot() {
+  return {store_op::SavePlayer{testing::person("pa", "Alice", "t-a")},
+          store_op::SavePlayer{testing::person("pb", "Bob", "t-b")},
+          store_op::SavePlayer{testing::bot("bot-easy", "Easy bot")},
+          store_op::SaveRating{"pa", "tictactoe", Rating{1612.5, 80.25, 0.059}, 3},
+          store_op::SaveRating{"pa", "connect4", Rating{1400.125, 200.5, 0.061}, 1},
+          store_op::SaveAccount{"pa", "alice", "$argon2id$a", 1000},
+          store_op::AddDevice{"pa", "d-2", 2000},
+          store_op::AddDevice{"pa", "d-3", 3000}};
+}
+
+void expect_alice(const std::optional<PlayerRecord>& p) {
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->id, "pa");
+  EXPECT_EQ(p->name, "Alice");
+  EXPECT_EQ(p->token_hash, "t-a");
+  EXPECT_FALSE(p->bot);
+  ASSERT_EQ(p->ratings.size(), 2u);
+  EXPECT_DOUBLE_EQ(p->ratings.at("tictactoe").rating, 1612.5);
+  EXPECT_DOUBLE_EQ(p->ratings.at("tictactoe").deviation, 80.25);
+  EXPECT_DOUBLE_EQ(p->ratings.at("tictactoe").volatility, 0.059);
+  EXPECT_DOUBLE_EQ(p->ratings.at("connect4").rating, 1400.125);
+  EXPECT_DOUBLE_EQ(p->ratings.at("connect4").deviation, 200.5);
+  EXPECT_DOUBLE_EQ(p->ratings.at("connect4").volatility, 0.061);
+  EXPECT_EQ(p->games, (std::map<std::string, int>{{"connect4", 1}, {"tictactoe", 3}}));
+  EXPECT_EQ(p->name_key, "alice");
+  EXPECT_EQ(p->password_hash, "$argon2id$a");
+  EXPECT_EQ(p->account_since_ms, 1000);
+  EXPECT_EQ(p->device_token_hashes, (std::vector<std::string>{"d-2", "d-3"}));
+}
+
+TYPED_TEST(Conformance, FindsAPlayerWholeById) {
+  this->write(alice_bob_and_a_bot());
+  expect_alice(this->store().find_player("pa"));
+
+  auto bob = this->store().find_player("pb");
+  ASSERT_TRUE(bob);
+  EXPECT_EQ(bob->name, "Bob");
+  EXPECT_EQ(bob->token_hash, "t-b");
+  EXPECT_TRUE(bob->ratings.empty());
+  EXPECT_TRUE(bob->games.empty());
+  EXPECT_TRUE(bob->name_key.empty());
+  EXPECT_TRUE(bob->password_hash.empty());
+  EXPECT_EQ(bob->account_since_ms, 0);
+  EXPECT_TRUE(bob->device_token_hashes.empty());
+
+  auto bot = this->store().find_player("bot-easy");
+  ASSERT_TRUE(bot);
+  EXPECT_TRUE(bot->bot);
+  EXPECT_EQ(bot->name, "Easy bot");
+  EXPECT_EQ(bot->token_hash, "");
+
+  EXPECT_FALSE(this->store().find_player("nobody"));
+  EXPECT_FALSE(this->store().find_player(""));
+}
+
+TYPED_TEST(Conformance, FindsAPlayerByAnyTokenStillValid) {
+  this->write(alice_bob_and_a_bot());
+  expect_alice(this->store().find_player_by_token("t-a"));  // the first device's
+  expect_alice(this->store().find_player_by_token("d-2"));
+  expect_alice(this->store().find_player_by_token("d-3"));
+  EXPECT_EQ(this->store().find_player_by_token("t-b")->id, "pb");
+  EXPECT_FALSE(this->store().find_player_by_token("unknown"));
+  EXPECT_FALSE(this->store().find_player_by_token(""));  // a bot's is ''
+
+  // Alice changes her password on her third device: the first token and
+  // the second device's name nobody now. Bob keeps his.
+  this->write({store_op::RevokeDevices{"pa", "d-3"}});
+  EXPECT_FALSE(this->store().find_player_by_token("t-a"));
+  EXPECT_FALSE(this->store().find_player_by_token("d-2"));
+  auto alice = this->store().find_player_by_token("d-3");
+  ASSERT_TRUE(alice);
+  EXPECT_EQ(alice->id, "pa");
+  EXPECT_EQ(alice->token_hash, "");
+  EXPECT_EQ(alice->device_token_hashes, (std::vector<std::string>{"d-3"}));
+  EXPECT_FALSE(this->store().find_player_by_token(""));  // revoked: '' too
+  EXPECT_EQ(this->store().find_player_by_token("t-b")->id, "pb");
+
+  // Bob keeps his first device's token: his other device names nobody.
+  this->write({store_op::SaveAccount{"pb", "bob", "$argon2id$b", 1000},
+               store_op::AddDevice{"pb", "b-2", 2000}});
+  EXPECT_EQ(this->store().find_player_by_token("b-2")->id, "pb");
+  this->write({store_op::RevokeDevices{"pb", "t-b"}});
+  EXPECT_FALSE(this->store().find_player_by_token("b-2"));
+  auto bob = this->store().find_player_by_token("t-b");
+  ASSERT_TRUE(bob);
+  EXPECT_EQ(bob->id, "pb");
+  EXPECT_EQ(bob->token_hash, "t-b");
+  EXPECT_TRUE(bob->device_token_hashes.empty());
+  EXPECT_EQ(this->store().find_player_by_token("d-3")->id, "pa");  // not Bob's to revoke
+}
+
+TYPED_TEST(Conformance, FindsAccountsByNameKeyOnly) {
+  this->write(alice_bob_and_a_bot());
+  // A guest whose name is Alice's too: not an account, never found by it.
+  this->write({store_op::SavePlayer{testing::person("pc", "ALICE", "t-c")}});
+  expect_alice(this->store().find_account("alice"));
+  EXPECT_FALSE(this->store().find_account("bob"));    // a guest
+  EXPECT_FALSE(this->store().find_account("Alice"));  // keys are as stored
+  EXPECT_FALSE(this->store().find_account(""));
+  // A change of password keeps the account, and its first date.
+  this->write({store_op::SaveAccount{"pa", "alice", "$argon2id$b", 9000}});
+  auto a = this->store().find_account("alice");
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->password_hash, "$argon2id$b");
+  EXPECT_EQ(a->account_since_ms, 1000);
+  // Bob takes a password: found by his key from now on.
+  this->write({store_op::SaveAccount{"pb", "bob", "$argon2id$c", 5000}});
+  EXPECT_EQ(this->store().find_account("bob")->id, "pb");
+}
+
+TYPED_TEST(Conformance, RatingsAndGamesRoundTripPerVariant) {
+  this->write({store_op::SavePlayer{testing::person("pa", "Alice", "t-a")},
+               store_op::SaveRating{"pa", "tictactoe", Rating{1550, 300, 0.06}, 1},
+               store_op::SaveRating{"pa", "gomoku", Rating{1450, 310, 0.06}, 1}});
+  this->write({store_op::SaveRating{"pa", "tictactoe", Rating{1580.75, 250.5, 0.0599}, 2}});
+  auto p = this->store().find_player("pa");
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->games, (std::map<std::string, int>{{"gomoku", 1}, {"tictactoe", 2}}));
+  EXPECT_DOUBLE_EQ(p->ratings.at("tictactoe").rating, 1580.75);
+  EXPECT_DOUBLE_EQ(p->ratings.at("tictactoe").deviation, 250.5);
+  EXPECT_DOUBLE_EQ(p->ratings.at("tictactoe").volatility, 0.0599);
+  EXPECT_DOUBLE_EQ(p->ratings.at("gomoku").rating, 1450);
+  // A rating without a game keeps its rating; its variant has no count.
+  this->write({store_op::SaveRating{"pa", "connect4", Rating{1500, 350, 0.06}, 0}});
+  p = this->store().find_player("pa");
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->ratings.size(), 3u);
+  EXPECT_EQ(p->games, (std::map<std::string, int>{{"gomoku", 1}, {"tictactoe", 2}}));
+}
+
 // Gomoku at min_games 2: carol 1700, the bot 1650, then three at 1600:
 // erin (9 games) before alice and bob (4 each, by id). Dave has one game,
 // frank plays connect4 only, grace has a rating and no game.
@@ -331,7 +445,11 @@ TYPED_TEST(Conformance, TheLeaderboardRanksPagesAndCounts) {
   EXPECT_EQ(all.entries[0].name, "carol");
   EXPECT_FALSE(all.entries[0].bot);
   EXPECT_EQ(all.entries[0].games, 5);
+  EXPECT_EQ(all.entries[2].name, "erin");
+  EXPECT_FALSE(all.entries[2].bot);
+  EXPECT_EQ(all.entries[2].games, 9);
   EXPECT_EQ(all.entries[4].name, "bob");
+  EXPECT_EQ(all.entries[4].games, 4);
   // min_games 0 counts a rating without games too; 1 leaves it out.
   EXPECT_EQ(ids_of(store.leaderboard("gomoku", 0, 0, 10)),
             (std::vector<std::string>{"p7", "p4", "p3", "b1", "p5", "p1", "p2"}));
@@ -359,8 +477,12 @@ TYPED_TEST(Conformance, TheLeaderboardRanksPagesAndCounts) {
   auto connect4 = store.leaderboard("connect4", 2, 0, 10);
   EXPECT_EQ(connect4.total, 1u);
   ASSERT_EQ(ids_of(connect4), (std::vector<std::string>{"p6"}));
+  EXPECT_EQ(connect4.entries[0].name, "frank");
   EXPECT_EQ(connect4.entries[0].games, 10);
-  EXPECT_EQ(store.leaderboard("tictactoe", 0, 0, 10).total, 0u);
+  EXPECT_EQ(connect4.entries[0].rating.rating, 2000);
+  auto nothing = store.leaderboard("tictactoe", 0, 0, 10);
+  EXPECT_EQ(nothing.total, 0u);
+  EXPECT_TRUE(nothing.entries.empty());
   // A new game moves bob before alice.
   this->write({store_op::SaveRating{"p2", "gomoku", Rating{1600, 64, 0.05}, 5}});
   EXPECT_EQ(ids_of(store.leaderboard("gomoku", 2, 3, 2)), (std::vector<std::string>{"p2", "p1"}));

@@ -18,6 +18,7 @@
 namespace inarow::server {
 namespace {
 
+using testing::ids_of;
 using testing::query_rows;
 using testing::run_sql;
 
@@ -82,13 +83,6 @@ std::vector<StoreOp> history_ops() {
   }
   ops.push_back(finish("other", 8000, 2));
   return ops;
-}
-
-std::vector<std::string> ids_of(const std::vector<MatchRecord>& games) {
-  std::vector<std::string> out;
-  for (const auto& g : games)
-    out.push_back(g.id);
-  return out;
 }
 
 // What both stores must answer after history_ops.

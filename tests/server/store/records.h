@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "inarow/server/store.h"
 
@@ -29,6 +30,22 @@ inline PlayerRecord bot(const std::string& id, const std::string& name) {
   p.name = name;
   p.bot = true;
   return p;
+}
+
+// The ids of games, in order.
+inline std::vector<std::string> ids_of(const std::vector<MatchRecord>& games) {
+  std::vector<std::string> out;
+  for (const auto& g : games)
+    out.push_back(g.id);
+  return out;
+}
+
+// The player ids of a leaderboard page, in rank order.
+inline std::vector<std::string> ids_of(const LeaderboardPage& page) {
+  std::vector<std::string> out;
+  for (const auto& e : page.entries)
+    out.push_back(e.player_id);
+  return out;
 }
 
 // Runs `sql` on the store file through a connection of the test's own.

@@ -27,44 +27,44 @@ inline std::filesystem::path temp_db(const std::string& name) {
   return path;
 }
 
-class SqliteFileStore {
+// A store opened by a call that may fail: the failure is the test's.
+class OpenedStore {
+ public:
+  bool ok() const { return store_ != nullptr; }
+  Store& store() { return *store_; }
+
+ protected:
+  void take(inarow::expected<std::unique_ptr<Store>, std::string> opened) {
+    EXPECT_TRUE(opened) << (opened ? "" : opened.error());
+    if (opened) store_ = std::move(*opened);
+  }
+  std::unique_ptr<Store> store_;
+};
+
+class SqliteFileStore : public OpenedStore {
  public:
   // Whether the store rolls a failed batch back whole (and keeps name keys
   // unique): a real database does, the in-memory store does not.
   static constexpr bool kTransactional = true;
   static constexpr const char* kName = "SqliteFile";
   SqliteFileStore() : path_(temp_db("inarow-store")) {
-    auto store = open_sqlite_store(path_.string(), SqliteOptions{.full_sync = false});
-    EXPECT_TRUE(store) << (store ? "" : store.error());
-    if (store) store_ = std::move(*store);
+    take(open_sqlite_store(path_.string(), SqliteOptions{.full_sync = false}));
   }
   ~SqliteFileStore() {
     store_.reset();
     for (const char* suffix : {"", "-wal", "-shm"})
       std::filesystem::remove(path_.string() + suffix);
   }
-  bool ok() const { return store_ != nullptr; }
-  Store& store() { return *store_; }
 
  private:
   std::filesystem::path path_;
-  std::unique_ptr<Store> store_;
 };
 
-class SqliteMemoryStore {
+class SqliteMemoryStore : public OpenedStore {
  public:
   static constexpr bool kTransactional = true;
   static constexpr const char* kName = "SqliteMemory";
-  SqliteMemoryStore() {
-    auto store = open_sqlite_store(":memory:");
-    EXPECT_TRUE(store) << (store ? "" : store.error());
-    if (store) store_ = std::move(*store);
-  }
-  bool ok() const { return store_ != nullptr; }
-  Store& store() { return *store_; }
-
- private:
-  std::unique_ptr<Store> store_;
+  SqliteMemoryStore() { take(open_sqlite_store(":memory:")); }
 };
 
 class InMemoryStore {
