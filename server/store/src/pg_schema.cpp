@@ -82,16 +82,4 @@ CREATE TABLE devices (
 CREATE INDEX devices_by_player ON devices (player_id, created_ms);
 )sql";
 
-const char* const kMatchColumnList =
-    "id, variant, kind, rated, initial_ms, increment_ms, first_id, second_id, first_level, "
-    "second_level, result, reason, created_ms, ended_ms, log_from";
-
-const char* const kRatingColumnList =
-    "first_rating_before, first_rd_before, first_rating_after, first_rd_after, "
-    "second_rating_before, second_rd_before, second_rating_after, second_rd_after";
-
-const char* const kPruneLog =
-    "DELETE FROM log WHERE id < COALESCE((SELECT MIN(log_from) FROM matches WHERE result = 0), "
-    "(SELECT COALESCE(MAX(id), 0) + 1 FROM log))";
-
 }  // namespace inarow::server::postgres

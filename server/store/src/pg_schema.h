@@ -27,13 +27,4 @@ extern const char* const kCreateSchema;
 // of our own: "inarow" in ASCII).
 constexpr std::int64_t kSchemaLockKey = 0x696e61726f77;
 
-// Schema 1's columns of the matches table, in the order the store reads
-// them (record follows), and its rating columns, as in schema.h.
-extern const char* const kMatchColumnList;
-extern const char* const kRatingColumnList;
-
-// Log rows older than every live match's first row belong to finished
-// matches: dropped now and then, inside a batch's transaction.
-extern const char* const kPruneLog;
-
 }  // namespace inarow::server::postgres

@@ -27,16 +27,20 @@
 
 #include "pg_schema.h"
 #include "record_text.h"
+#include "store_sql.h"
 
 namespace inarow::server {
 namespace {
 
-using postgres::kMatchColumnList;
-using postgres::kPruneLog;
-using postgres::kRatingColumnList;
 using postgres::kSchemaVersion;
 using sqlite::decode_record;
 using sqlite::encode_record;
+using store_sql::kLogFromColumn;
+using store_sql::kMatchColumnList;
+using store_sql::kPruneLog;
+using store_sql::kRatingsColumn;
+using store_sql::kRecordColumn;
+using store_sql::select_games;
 
 // A query's parameter: text (libpq reads it up to its NUL), bytes (binary
 // format, for BYTEA) or NULL. Numbers are written as text.
@@ -329,33 +333,6 @@ class ReadTransaction {
 const std::string kSelectMatches = std::string("SELECT ") + kMatchColumnList +
                                    ", record FROM matches WHERE result = 0 "
                                    "ORDER BY created_ms, id";
-constexpr int kLogFromColumn = 14;
-constexpr int kRecordColumn = 15;
-constexpr int kRatingsColumn = 16;
-
-// The columns of the matches table (as m.*), the record, the ratings, then
-// the players' names and kinds.
-std::string select_games(const char* where) {
-  std::string select = "SELECT ";
-  for (std::string_view list : {std::string_view(kMatchColumnList), std::string_view("record"),
-                                std::string_view(kRatingColumnList)}) {
-    while (!list.empty()) {
-      const auto comma = list.find(',');
-      std::string_view name = list.substr(0, comma);
-      while (!name.empty() && name.front() == ' ')
-        name.remove_prefix(1);
-      select += "m.";
-      select += name;
-      select += ", ";
-      list.remove_prefix(comma == std::string_view::npos ? list.size() : comma + 1);
-    }
-  }
-  return select +
-         "p1.name, p1.bot, p2.name, p2.bot FROM matches m "
-         "LEFT JOIN players p1 ON p1.id = m.first_id LEFT JOIN players p2 ON p2.id = m.second_id " +
-         where;
-}
-
 const std::string kSelectGame = select_games("WHERE m.id = $1");
 // A player's finished games on one seat that the viewer may see (visible_to
 // in SQL), newest first, before the cursor: each seat's index gives them in

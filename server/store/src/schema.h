@@ -38,18 +38,6 @@ namespace inarow::server::sqlite {
 // ratings best first (the leaderboard, a page at a time).
 constexpr int kSchemaVersion = 6;
 
-// Schema 2's columns of the matches table, in the order the store reads them
-// (record follows).
-extern const char* const kMatchColumnList;
-
-// Log rows older than every live match's first row belong to finished
-// matches: drop them now and then, inside a batch's transaction.
-extern const char* const kPruneLog;
-
-// The rating columns schema 5 adds to the matches table, in the order the
-// store reads them.
-extern const char* const kRatingColumnList;
-
 // What brings a store of the given shape to schema 6: the migrations it
 // needs, then the tables and indexes (IF NOT EXISTS), then the version.
 // `has_log_without_time`: a schema-2 or -3 log (no at_ms column).

@@ -20,6 +20,7 @@
 #include "record_text.h"
 #include "schema.h"
 #include "statement.h"
+#include "store_sql.h"
 
 namespace inarow::server {
 namespace {
@@ -27,11 +28,13 @@ namespace {
 using sqlite::Checkpointer;
 using sqlite::decode_record;
 using sqlite::encode_record;
-using sqlite::kMatchColumnList;
-using sqlite::kPruneLog;
-using sqlite::kRatingColumnList;
 using sqlite::kSchemaVersion;
 using sqlite::Statement;
+using store_sql::kLogFromColumn;
+using store_sql::kMatchColumnList;
+using store_sql::kPruneLog;
+using store_sql::kRatingsColumn;
+using store_sql::kRecordColumn;
 
 class SqliteStore final : public Store {
  public:
@@ -464,31 +467,8 @@ class SqliteStore final : public Store {
 
   static inline const std::string kSelectMatches =
       std::string("SELECT ") + kMatchColumnList + ", record FROM matches";
-  static constexpr int kLogFromColumn = 14;
-  static constexpr int kRecordColumn = 15;
-  // The columns of kSelectMatches (as m.*), then the ratings and the
-  // players' names and kinds.
-  static inline const std::string kSelectGames = [] {
-    std::string select = "SELECT ";
-    std::string_view columns = kMatchColumnList;
-    std::string_view ratings = kRatingColumnList;
-    for (std::string_view list : {columns, std::string_view("record"), ratings}) {
-      while (!list.empty()) {
-        const auto comma = list.find(',');
-        std::string_view name = list.substr(0, comma);
-        while (!name.empty() && name.front() == ' ')
-          name.remove_prefix(1);
-        select += "m.";
-        select += name;
-        select += ", ";
-        list.remove_prefix(comma == std::string_view::npos ? list.size() : comma + 1);
-      }
-    }
-    return select +
-           "p1.name, p1.bot, p2.name, p2.bot FROM matches m "
-           "LEFT JOIN players p1 ON p1.id = m.first_id LEFT JOIN players p2 ON p2.id = m.second_id";
-  }();
-  static constexpr int kRatingsColumn = 16;
+  // Finished games with their ratings and players (store_sql.h).
+  static inline const std::string kSelectGames = store_sql::select_games("");
 
   static MatchRecord read_match(const Statement& q) {
     MatchRecord m;

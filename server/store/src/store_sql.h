@@ -1,0 +1,32 @@
+// SQL both database stores speak alike (SQLite's schema 6 and PostgreSQL's
+// schema 1 have the same tables and columns): the matches table's columns
+// in the order the stores read them, the finished games' query and the
+// log's prune.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace inarow::server::store_sql {
+
+// The matches table's columns, in the order the stores read them (record
+// follows): kLogFromColumn is log_from's, kRecordColumn the record's.
+extern const char* const kMatchColumnList;
+inline constexpr int kLogFromColumn = 14;
+inline constexpr int kRecordColumn = 15;
+
+// A rated game's rating columns (SQLite's schema 5 added them), in the
+// order the stores read them.
+extern const char* const kRatingColumnList;
+
+// Log rows older than every live match's first row belong to finished
+// matches: dropped now and then, inside a batch's transaction.
+extern const char* const kPruneLog;
+
+// Finished games with what the history shows of them: the matches table's
+// columns (as m.*), the record, the ratings (from kRatingsColumn), then
+// both players' names and kinds; `where` follows (its WHERE, ORDER BY...).
+std::string select_games(std::string_view where);
+inline constexpr int kRatingsColumn = 16;
+
+}  // namespace inarow::server::store_sql
