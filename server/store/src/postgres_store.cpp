@@ -650,20 +650,12 @@ class PostgresStore final : public Store {
         MatchRecord m = read_match(q, row);
         read_game(q, row, m);
         if (!q.null(row, kRecordColumn)) {
-          const std::string record = q.text(row, kRecordColumn);
-          m.plies = static_cast<int>(std::count(record.begin(), record.end(), '\n'));
+          m.plies = sqlite::record_plies(q.text(row, kRecordColumn));
         }
         out.push_back(std::move(m));
       }
     }
-    std::sort(out.begin(), out.end(), [](const MatchRecord& a, const MatchRecord& b) {
-      return std::pair(a.ended_ms, a.id) > std::pair(b.ended_ms, b.id);
-    });
-    // A bot that played itself is on both seats.
-    out.erase(std::unique(out.begin(), out.end(),
-                          [](const MatchRecord& a, const MatchRecord& b) { return a.id == b.id; }),
-              out.end());
-    if (out.size() > limit) out.resize(limit);
+    store_sql::merge_seat_pages(out, limit);
     return out;
   }
 

@@ -424,8 +424,7 @@ class SqliteStore final : public Store {
         MatchRecord m = read_match(q);
         read_game(q, m);
         if (q.type(kRecordColumn) != SQLITE_NULL) {
-          const std::string record = q.text(kRecordColumn);
-          m.plies = static_cast<int>(std::count(record.begin(), record.end(), '\n'));
+          m.plies = sqlite::record_plies(q.text(kRecordColumn));
         } else {  // finished under schema 2 or earlier
           Statement n(db, "SELECT COUNT(*) FROM moves WHERE match_id = ?");
           n.bind(1, m.id);
@@ -434,14 +433,7 @@ class SqliteStore final : public Store {
         out.push_back(std::move(m));
       }
     }
-    std::sort(out.begin(), out.end(), [](const MatchRecord& a, const MatchRecord& b) {
-      return std::pair(a.ended_ms, a.id) > std::pair(b.ended_ms, b.id);
-    });
-    // A bot that played itself is on both seats.
-    out.erase(std::unique(out.begin(), out.end(),
-                          [](const MatchRecord& a, const MatchRecord& b) { return a.id == b.id; }),
-              out.end());
-    if (out.size() > limit) out.resize(limit);
+    store_sql::merge_seat_pages(out, limit);
     return out;
   }
 

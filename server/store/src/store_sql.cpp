@@ -1,5 +1,8 @@
 #include "store_sql.h"
 
+#include <algorithm>
+#include <utility>
+
 namespace inarow::server::store_sql {
 
 const char* const kMatchColumnList =
@@ -34,6 +37,16 @@ std::string select_games(std::string_view where) {
       "LEFT JOIN players p1 ON p1.id = m.first_id LEFT JOIN players p2 ON p2.id = m.second_id ";
   select += where;
   return select;
+}
+
+void merge_seat_pages(std::vector<MatchRecord>& games, std::size_t limit) {
+  std::sort(games.begin(), games.end(), [](const MatchRecord& a, const MatchRecord& b) {
+    return std::pair(a.ended_ms, a.id) > std::pair(b.ended_ms, b.id);
+  });
+  games.erase(std::unique(games.begin(), games.end(),
+                          [](const MatchRecord& a, const MatchRecord& b) { return a.id == b.id; }),
+              games.end());
+  if (games.size() > limit) games.resize(limit);
 }
 
 }  // namespace inarow::server::store_sql

@@ -4,8 +4,12 @@
 // log's prune.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include "inarow/server/store.h"
 
 namespace inarow::server::store_sql {
 
@@ -28,5 +32,10 @@ extern const char* const kPruneLog;
 // both players' names and kinds; `where` follows (its WHERE, ORDER BY...).
 std::string select_games(std::string_view where);
 inline constexpr int kRatingsColumn = 16;
+
+// A player's games read seat by seat (each seat's index gives its page in
+// order), made one page: newest first (end time, then id), a bot that
+// played itself once, at most `limit`.
+void merge_seat_pages(std::vector<MatchRecord>& games, std::size_t limit);
 
 }  // namespace inarow::server::store_sql
