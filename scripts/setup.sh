@@ -12,6 +12,8 @@ packages=(
   libsqlite3-dev                         # the default durable store
   libpq-dev                              # libpq: the PostgreSQL store's client library
   postgresql                             # the PostgreSQL server the store's tests start a private cluster of
+  libhiredis-dev                         # hiredis: Redis's own C client, for a cluster's shared directory
+  redis-server                           # the Redis the cluster's tests start on a free port
   libsodium-dev                          # Argon2id password hashes for accounts
   libmimalloc-dev                        # the server's allocator
   libcli11-dev                           # command-line flags

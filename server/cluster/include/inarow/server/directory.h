@@ -1,0 +1,178 @@
+// What the nodes of a multi-node deployment agree on, held in Redis: the
+// live nodes, who owns each live match (a lease with a fencing
+// generation), where each player is connected, the private codes waiting
+// for their second player, and the shared seek pool. Every operation that
+// reads and then writes is one Lua script, so it is atomic across nodes;
+// every other is one command. Times are milliseconds, TTLs set with
+// PX/PEXPIRE; every key starts with the Redis's options().prefix.
+//
+// For one Redis (with or without replicas), not Redis Cluster: the seek
+// pool's scripts touch keys they find as they go (the seeks in a rating
+// range), which a cluster's slots forbid.
+//
+// Keys (P = the prefix): P"nodes" (a set of node ids), P"node:"ID (its
+// address, with the node's TTL), P"lease:"MATCH (a hash: node, gen, with
+// the lease's TTL), P"generation:"MATCH (the match's fencing counter,
+// persistent), P"location:"PLAYER (a node id), P"private:"CODE (bytes),
+// P"seek:"ID (a hash per seek), P"pool:"TERMS (a sorted set of seek ids
+// by rating), P"pool" (every seek id, by when it was added), P"seeker:"
+// PLAYER (their seek's id), P"seek-seq" (the counter that orders seeks).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "inarow/common/expected.h"
+#include "inarow/server/redis.h"
+
+namespace inarow::server {
+
+struct NodeInfo {
+  std::string node_id;
+  std::string address;  // where other nodes reach it, as it registered
+
+  friend bool operator==(const NodeInfo&, const NodeInfo&) = default;
+};
+
+// A match's lease: who owns it and the generation it was taken at. A node
+// writes for the match only under its generation (fencing): one that lost
+// the lease, and a later owner took it, holds an older generation.
+struct Lease {
+  std::string node_id;
+  std::int64_t generation = 0;
+  bool ours = false;  // the lease is the asking node's
+
+  friend bool operator==(const Lease&, const Lease&) = default;
+};
+
+// A seek in the shared pool. `terms` is opaque here: the caller builds it
+// from what must match for two seeks to pair (variant, clock, rated), so
+// only seeks with equal terms pair.
+struct SharedSeek {
+  std::string seek_id;
+  std::string player_id;
+  std::string node_id;  // where the player is connected
+  std::string terms;
+  double rating = 1500.0;
+  std::int64_t since_ms = 0;  // when the player began seeking (the caller's clock)
+
+  friend bool operator==(const SharedSeek&, const SharedSeek&) = default;
+};
+
+// The matchmaker's windows (MatchmakerPolicy's, in server_core, which this
+// library does not depend on): the same fields and defaults.
+struct PairingPolicy {
+  double initial_window = 100.0;  // rating points either side at once
+  double widening_per_second = 50.0;
+  double max_window = 1000.0;
+};
+
+// A seek's window at now_ms: min(max_window, initial_window +
+// widening_per_second * seconds waited (never less than 0)). The very
+// arithmetic the pairing script does (in doubles, as Lua's numbers are).
+double pairing_window(const SharedSeek& seek, const PairingPolicy& policy, std::int64_t now_ms);
+
+class Directory {
+ public:
+  // Over `redis`, which it does not own: it must outlive the Directory.
+  // Any thread may call (the Redis serialises); each call is one round trip.
+  explicit Directory(Redis& redis);
+
+  const std::string& prefix() const { return prefix_; }
+
+  // ---- Nodes ----
+  // Registers (or registers again) `node_id` at `address` for `ttl`.
+  inarow::expected<void, std::string> register_node(const std::string& node_id,
+                                                    const std::string& address,
+                                                    std::chrono::milliseconds ttl);
+  // Extends the node's registration to `ttl` from now; false if it had
+  // expired (or was never made): the node must register again.
+  inarow::expected<bool, std::string> heartbeat(const std::string& node_id,
+                                                std::chrono::milliseconds ttl);
+  // The live nodes, by id. Nodes found expired are dropped from the set.
+  inarow::expected<std::vector<NodeInfo>, std::string> nodes();
+  // False if it was not registered (or had expired).
+  inarow::expected<bool, std::string> deregister(const std::string& node_id);
+
+  // ---- Match leases ----
+  // No live lease: takes it for `ttl`, bumping the match's generation (a
+  // counter that survives the lease's expiry), ours = true. The lease is
+  // already this node's: extends it to `ttl`, the same generation, ours =
+  // true. Another node's: that node and generation, ours = false. Two
+  // nodes never both get ours = true while a lease lives.
+  inarow::expected<Lease, std::string> claim(const std::string& match_id,
+                                             const std::string& node_id,
+                                             std::chrono::milliseconds ttl);
+  // Extends the lease to `ttl` if it is still exactly (node_id,
+  // generation); false otherwise (expired, or taken by another).
+  inarow::expected<bool, std::string> renew(const std::string& match_id, const std::string& node_id,
+                                            std::int64_t generation, std::chrono::milliseconds ttl);
+  // Drops the lease if it is exactly (node_id, generation); the generation
+  // counter stays, so the next claim takes a newer one.
+  inarow::expected<bool, std::string> release(const std::string& match_id,
+                                              const std::string& node_id, std::int64_t generation);
+  // The live lease, if any; ours says whether it is `me`'s (false if `me`
+  // is empty).
+  inarow::expected<std::optional<Lease>, std::string> owner(const std::string& match_id,
+                                                            std::string_view me = {});
+  // The match ended: its lease and its generation counter are dropped.
+  inarow::expected<void, std::string> forget_match(const std::string& match_id);
+
+  // ---- Player locations ----
+  inarow::expected<void, std::string> set_location(const std::string& player_id,
+                                                   const std::string& node_id,
+                                                   std::chrono::milliseconds ttl);
+  inarow::expected<std::optional<std::string>, std::string> location(const std::string& player_id);
+  // Clears the location only if it still names `node_id` (a player who
+  // moved to another node is not cleared by the old one); whether it did.
+  inarow::expected<bool, std::string> clear_location(const std::string& player_id,
+                                                     const std::string& node_id);
+
+  // ---- Private codes ----
+  // False if the code is taken (SET NX PX).
+  inarow::expected<bool, std::string> put_private(const std::string& code, const std::string& bytes,
+                                                  std::chrono::milliseconds ttl);
+  // The bytes, removed at once (GETDEL): of two nodes taking one code at
+  // the same moment, exactly one gets them.
+  inarow::expected<std::optional<std::string>, std::string> take_private(const std::string& code);
+  inarow::expected<std::optional<std::string>, std::string> peek_private(const std::string& code);
+  // Whether there was one to drop.
+  inarow::expected<bool, std::string> drop_private(const std::string& code);
+
+  // ---- The shared seek pool ----
+  // False if the player already seeks. A seek id already in the pool (for
+  // another player) is an error: ids are the caller's to make unique.
+  inarow::expected<bool, std::string> add_seek(const SharedSeek& seek);
+  // The player's seek removed; false if they had none.
+  inarow::expected<bool, std::string> remove_seek(const std::string& player_id);
+  // The seek with this id, taken out of the pool (accepted from a list).
+  inarow::expected<std::optional<SharedSeek>, std::string> take_seek(const std::string& seek_id);
+  // The open seeks (of these terms, or all), oldest first: by since_ms,
+  // then in the order they were added.
+  inarow::expected<std::vector<SharedSeek>, std::string> seeks(
+      const std::optional<std::string>& terms = std::nullopt);
+  // Pairs seek `seek_id` with another of the same terms whose rating is
+  // within both windows at now_ms (|a - b| <= each window, as the
+  // Matchmaker compares), chosen as the Matchmaker would: the
+  // longest-waiting seek that waited longer than this one and fits it;
+  // if none, the closest rating among younger ones (ties: the longer
+  // waiting). Both are removed from the pool in the same script,
+  // so no seek is ever in two pairs. First in the pair is the
+  // longer-waiting one (smaller since_ms; on a tie, the one added first).
+  // nullopt if no seek fits, or `seek_id` is no longer in the pool.
+  inarow::expected<std::optional<std::pair<SharedSeek, SharedSeek>>, std::string> pair(
+      const std::string& seek_id, const PairingPolicy& policy, std::int64_t now_ms);
+
+ private:
+  std::string key(std::string_view kind, std::string_view id) const;
+
+  Redis& redis_;
+  std::string prefix_;
+};
+
+}  // namespace inarow::server
