@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   std::int64_t http_timeout_ms = config.http_request_timeout.count();
   std::int64_t unwatched_ms = config.unwatched_grace.count();
   std::int64_t failure_window_ms = config.password_failure_window.count();
+  std::int64_t node_ttl_ms = config.node_ttl.count();
   std::string log_level = "info";
   bool no_sync = false;
 
@@ -43,6 +44,17 @@ int main(int argc, char** argv) {
                  "nothing), or a PostgreSQL database as a URI "
                  "(postgresql://user[:password]@host:port/dbname)")
       ->envname("INAROW_STORE");
+  app.add_option("--redis", config.redis,
+                 "Run as a node of a cluster: the Redis the nodes share "
+                 "(redis://[[user]:password@]host[:port][/db]); none: a server on its own")
+      ->envname("INAROW_REDIS");
+  app.add_option("--node-id", config.node_id,
+                 "This node's name in the cluster (default: host name, port and process id)")
+      ->envname("INAROW_NODE_ID");
+  app.add_option("--node-ttl-ms", node_ttl_ms,
+                 "A node silent for this long is gone from the cluster (renewed every third of it)")
+      ->envname("INAROW_NODE_TTL_MS")
+      ->check(CLI::Range(300, 600'000));
   app.add_flag("--no-sync", no_sync,
                "Do not fsync each commit (WAL synchronous=NORMAL: safe from crashes of the "
                "server, not of the machine)")
@@ -133,6 +145,7 @@ int main(int argc, char** argv) {
   config.http_request_timeout = std::chrono::milliseconds(http_timeout_ms);
   config.unwatched_grace = std::chrono::milliseconds(unwatched_ms);
   config.password_failure_window = std::chrono::milliseconds(failure_window_ms);
+  config.node_ttl = std::chrono::milliseconds(node_ttl_ms);
   config.store_full_sync = !no_sync;
   spdlog::set_level(spdlog::level::from_str(log_level));
   spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %l [%t] %v");

@@ -79,6 +79,17 @@ std::string Metrics::render() const {
           "gauge", players_held.load());
   counter(out, "inarow_player_reads_total", "Players read back from the store.", "counter",
           player_reads.load());
+  out += "# HELP inarow_ready Whether a part the server needs answers (0: /healthz is 503).\n";
+  out += "# TYPE inarow_ready gauge\n";
+  out += fmt::format("inarow_ready{{part=\"store\"}} {}\n", store_ready.load() ? 1 : 0);
+  out += fmt::format("inarow_ready{{part=\"redis\"}} {}\n", redis_ready.load() ? 1 : 0);
+  redis_command.render(out, "inarow_redis_command_seconds",
+                       "Time per Redis command (a cluster node).");
+  counter(out, "inarow_redis_failures_total", "Redis commands that failed.", "counter",
+          redis_failures.load());
+  counter(out, "inarow_cluster_nodes",
+          "Nodes alive in the cluster, as the last heartbeat saw them.", "gauge",
+          cluster_nodes.load());
   return out;
 }
 

@@ -131,7 +131,19 @@ class HttpSession : public Evictable, public std::enable_shared_from_this<HttpSe
       res->set(http::field::allow, "GET");
       return send(std::move(res));
     }
-    if (target == "/healthz") return respond(http::status::ok, "text/plain", "ok\n");
+    if (target == "/healthz") {
+      // Ready unless a service the server needs is lost: a load balancer
+      // sends no new clients here meanwhile (moves made now would pause).
+      if (!shared_.metrics.store_ready.load()) {
+        return respond(http::status::service_unavailable, "text/plain",
+                       "not ready: the store's last commit failed\n");
+      }
+      if (!shared_.metrics.redis_ready.load()) {
+        return respond(http::status::service_unavailable, "text/plain",
+                       "not ready: Redis does not answer\n");
+      }
+      return respond(http::status::ok, "text/plain", "ok\n");
+    }
     if (target == "/metrics") {
       return respond(http::status::ok, "text/plain; version=0.0.4", shared_.metrics.render());
     }

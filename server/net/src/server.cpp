@@ -1,6 +1,7 @@
 // The Server facade: opens the store, restores, listens, serves, stops.
 #include "inarow/server/server.h"
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <boost/asio/io_context.hpp>
@@ -8,6 +9,7 @@
 #include <mutex>
 #include <thread>
 
+#include "cluster_presence.h"
 #include "inarow/server/bot_moves.h"
 #include "inarow/server/postgres_store.h"
 #include "inarow/server/router.h"
@@ -47,6 +49,8 @@ struct Server::Impl {
   asio::thread_pool record_readers{1};
   Listener listener;
   std::vector<std::thread> threads;
+  // A node of a cluster (config.redis): its entry in the shared directory.
+  std::unique_ptr<ClusterPresence> presence;
   std::mutex stop_mutex;
   bool running = false;
 };
@@ -72,6 +76,14 @@ const Metrics& Server::metrics() const {
 
 inarow::expected<void, std::string> Server::start() {
   Impl& s = *impl_;
+  // A node of a cluster reaches Redis first: a node that cannot is
+  // misconfigured, and says so before it touches the store.
+  std::unique_ptr<Redis> redis;
+  if (!s.config.redis.empty()) {
+    auto opened = open_redis(s.config.redis);
+    if (!opened) return inarow::unexpected(opened.error());
+    redis = std::move(*opened);
+  }
   // A PostgreSQL URI opens the PostgreSQL store; anything else is a SQLite
   // file (or ":memory:"). The log names a PostgreSQL store by host, port,
   // database and user: its URI may hold a password.
@@ -90,6 +102,9 @@ inarow::expected<void, std::string> Server::start() {
         m.store_commit.observe(sec);
         m.store_ops.fetch_add(n, std::memory_order_relaxed);
         if (!ok) m.store_failures.fetch_add(1, std::memory_order_relaxed);
+        // The heartbeat commits every second, so readiness comes back
+        // within one once the store does.
+        m.store_ready.store(ok, std::memory_order_relaxed);
       });
   BotMoves::tune_workers(s.bot_workers, std::max(1, s.config.bot_threads), s.config.bot_nice);
   s.router =
@@ -102,6 +117,18 @@ inarow::expected<void, std::string> Server::start() {
 
   if (auto listening = s.listener.listen(s.config.address, s.config.port); !listening) {
     return listening;
+  }
+  if (redis) {
+    const std::string node_id =
+        s.config.node_id.empty() ? default_node_id(s.listener.port()) : s.config.node_id;
+    s.presence = std::make_unique<ClusterPresence>(
+        std::move(redis), node_id, fmt::format("{}:{}", s.config.address, s.listener.port()),
+        s.config.node_ttl, s.metrics);
+    if (auto joined = s.presence->start(); !joined) {
+      s.listener.close();
+      return joined;
+    }
+    spdlog::info("cluster: node {} on {}", node_id, redis_label(s.config.redis));
   }
   spdlog::info("listening on {}:{} threads={} bot_threads={} bot_nice={} store={}",
                s.config.address, s.listener.port(), s.config.threads, s.config.bot_threads,
@@ -124,6 +151,7 @@ void Server::stop() {
   s.running = false;
   spdlog::info("stopping: closing the listener, saying goodbye");
   s.listener.close();
+  if (s.presence) s.presence->stop();
   s.router->shutdown();
   // Connections that never said hello get no goodbye, only the close.
   std::this_thread::sleep_for(std::chrono::milliseconds(20));

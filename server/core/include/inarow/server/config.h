@@ -25,6 +25,13 @@ struct ServerConfig {
   // How long a commit waits for another writer holding the database before
   // it fails (and the match it was for is paused).
   std::chrono::milliseconds store_busy_timeout{5000};
+  // A node of a cluster: the Redis the nodes share (redis://[[user]:password@]host[:port][/db];
+  // empty: a server on its own). The node registers under node_id (empty:
+  // made from the host name, the port and the process id) and renews that
+  // every node_ttl / 3; a node silent for node_ttl is gone.
+  std::string redis;
+  std::string node_id;
+  Millis node_ttl{5000};
 
   // Limits.
   std::size_t max_frame_bytes = 64 * 1024;  // larger frames close with 1009

@@ -44,6 +44,15 @@ struct Metrics {
   // Players held in memory, and how many were read back from the store.
   std::atomic<std::int64_t> players_held{0};
   std::atomic<std::uint64_t> player_reads{0};
+  // What GET /healthz answers: ready while the store's last commit went
+  // through and (on a node of a cluster) Redis answered its last heartbeat.
+  std::atomic<bool> store_ready{true};
+  std::atomic<bool> redis_ready{true};
+  // A node of a cluster (--redis): its Redis commands' times and failures,
+  // and the nodes alive as its last heartbeat saw them.
+  Histogram redis_command;
+  std::atomic<std::uint64_t> redis_failures{0};
+  std::atomic<std::int64_t> cluster_nodes{0};
 
   std::string render() const;
 };
