@@ -26,7 +26,8 @@ ClusterPresence::~ClusterPresence() {
   stop();
 }
 
-inarow::expected<void, std::string> ClusterPresence::start() {
+inarow::expected<void, std::string> ClusterPresence::start(Everyone everyone) {
+  everyone_ = std::move(everyone);
   if (auto registered = directory_.register_node(node_id_, address_, ttl_); !registered) {
     return inarow::unexpected("cannot register node " + node_id_ + ": " + registered.error());
   }
@@ -51,13 +52,52 @@ void ClusterPresence::stop() {
   }
 }
 
+void ClusterPresence::enqueue(std::function<void(Directory&)> job) {
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_) return;
+    jobs_.push_back(std::move(job));
+  }
+  wake_.notify_all();
+}
+
+void ClusterPresence::located(const std::string& player_id, bool online) {
+  enqueue([player_id, online, this](Directory& d) {
+    std::string error;
+    if (online) {
+      if (auto set = d.set_location(player_id, node_id_, kLocationTtl); !set) error = set.error();
+    } else if (auto cleared = d.clear_location(player_id, node_id_); !cleared) {
+      error = cleared.error();
+    }
+    if (!error.empty()) spdlog::debug("cluster: location of {} not told: {}", player_id, error);
+  });
+}
+
+void ClusterPresence::located(std::vector<std::string> players) {
+  enqueue([players = std::move(players), this](Directory& d) {
+    for (const auto& p : players) {
+      if (auto done = d.set_location(p, node_id_, kLocationTtl); !done) {
+        spdlog::debug("cluster: location of {} not told: {}", p, done.error());
+        return;  // Redis is gone: the heartbeat finds it so, and tells them all again
+      }
+    }
+  });
+}
+
+void ClusterPresence::tell_locations_again() {
+  if (everyone_)
+    everyone_([this](std::vector<std::string> players) { located(std::move(players)); });
+}
+
 bool ClusterPresence::beat() {
   auto renewed = directory_.heartbeat(node_id_, ttl_);
   if (renewed && !*renewed) {
-    // Our entry lapsed (Redis lost it, or we were silent past the TTL).
+    // Our entry lapsed (Redis lost it, or we were silent past the TTL), and
+    // with it, likely, our people's locations.
     spdlog::warn("cluster: node {} had lapsed; registering again", node_id_);
     auto again = directory_.register_node(node_id_, address_, ttl_);
     if (!again) return false;
+    tell_locations_again();
   }
   if (!renewed) return false;
   if (auto nodes = directory_.nodes(); nodes) {
@@ -69,13 +109,34 @@ bool ClusterPresence::beat() {
 
 void ClusterPresence::run() {
   const auto period = std::max(Millis{1}, ttl_ / 3);
+  auto next_beat = SteadyClock::now() + period;
+  auto next_retell = SteadyClock::now() + kLocationTtl / 3;
   std::unique_lock lock(mutex_);
-  while (!wake_.wait_for(lock, period, [this] { return stopping_; })) {
+  while (!stopping_) {
+    wake_.wait_until(lock, next_beat, [this] { return stopping_ || !jobs_.empty(); });
+    if (stopping_) break;
+    // Locations first, in the order they came; then the heartbeat if due.
+    while (!jobs_.empty()) {
+      auto job = std::move(jobs_.front());
+      jobs_.pop_front();
+      lock.unlock();
+      job(directory_);
+      lock.lock();
+    }
+    if (SteadyClock::now() < next_beat) continue;
     lock.unlock();
     const bool ok = beat();
     const bool was_ok = metrics_.redis_ready.exchange(ok);
     if (was_ok && !ok) spdlog::error("cluster: Redis does not answer; not ready");
-    if (!was_ok && ok) spdlog::info("cluster: Redis answers again; ready");
+    if (!was_ok && ok) {
+      spdlog::info("cluster: Redis answers again; ready");
+      tell_locations_again();  // what was told meanwhile was lost
+    }
+    if (SteadyClock::now() >= next_retell) {
+      tell_locations_again();
+      next_retell = SteadyClock::now() + kLocationTtl / 3;
+    }
+    next_beat = SteadyClock::now() + period;
     lock.lock();
   }
 }

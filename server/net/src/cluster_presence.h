@@ -1,18 +1,29 @@
 // A node's presence in its cluster: registered in the shared directory
 // (Redis) under its id with the address it serves on, renewed on a thread
-// of its own every ttl / 3, removed when it stops. Its heartbeat is also how
-// the node learns Redis is lost (/healthz turns not ready) and back (ready
-// again, registered again if its entry lapsed meanwhile).
+// of its own every ttl / 3, removed when it stops; and where its people
+// are: each person's location names this node from their first connection
+// here to their last. Its heartbeat is also how the node learns Redis is
+// lost (/healthz turns not ready) and back (ready again, registered again
+// if its entry lapsed meanwhile, and every location told again: a Redis
+// that lost its entry lost them too).
+//
+// A location outlives a node that dies without leaving (it names a node
+// that is gone): whoever reads one checks that its node is alive. It
+// lapses after kLocationTtl, so the node tells its people's locations
+// again every third of that.
 //
 // A thread, not a timer on the io_context: a Redis call blocks (up to the
 // command timeout when Redis is gone), and no I/O thread may wait on it.
 #pragma once
 
 #include <condition_variable>
+#include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "inarow/common/expected.h"
 #include "inarow/server/config.h"
@@ -30,8 +41,20 @@ class ClusterPresence {
   ClusterPresence(const ClusterPresence&) = delete;
   ClusterPresence& operator=(const ClusterPresence&) = delete;
 
+  // How long a location lives unless told again.
+  static constexpr Millis kLocationTtl{std::chrono::hours(1)};
+
+  // `everyone` hands the people online now to a callback (the router's
+  // Router::online_players): asked when the locations must be told again.
+  using Everyone = std::function<void(std::function<void(std::vector<std::string>)>)>;
+
   // Registers the node (an error if Redis refuses) and starts the heartbeat.
-  inarow::expected<void, std::string> start();
+  inarow::expected<void, std::string> start(Everyone everyone = {});
+  // A person's first connection here came (online) or their last went:
+  // their location is set or cleared on the presence's thread, in order.
+  void located(const std::string& player_id, bool online);
+  // Every one of `players` is here (a location told again).
+  void located(std::vector<std::string> players);
   // Stops the heartbeat and removes the node's entry. Idempotent.
   void stop();
   const std::string& node_id() const { return node_id_; }
@@ -40,6 +63,8 @@ class ClusterPresence {
   void run();
   // One heartbeat: renew (or register again); whether Redis answered.
   bool beat();
+  void tell_locations_again();
+  void enqueue(std::function<void(Directory&)> job);
 
   std::unique_ptr<Redis> redis_;
   Directory directory_;
@@ -50,6 +75,8 @@ class ClusterPresence {
   std::mutex mutex_;
   std::condition_variable wake_;
   bool stopping_ = false;
+  std::deque<std::function<void(Directory&)>> jobs_;  // guarded by mutex_
+  Everyone everyone_;
   std::thread thread_;
 };
 

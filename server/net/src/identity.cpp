@@ -338,7 +338,7 @@ void Identity::welcome(const ConnectionPtr& connection, Player& player, std::uin
     seated.push_back(std::move(match));
   }
   send(metrics_, connection, make_outgoing(std::move(m)));
-  if (was_away && !player.bot && online_changed) online_changed();
+  if (was_away && !player.bot && online_changed) online_changed(player.id, true);
 
   // Back in every match: the missed events, the full state, then "I'm back".
   for (auto& match : seated) {
@@ -394,10 +394,21 @@ std::optional<Identity::Departure> Identity::disconnected(const ConnectionPtr& c
     d.last = p->connections.empty();
     if (d.last && !p->bot && online_ > 0) {
       --online_;
-      if (online_changed) online_changed();
+      if (online_changed) online_changed(d.player_id, false);
     }
   }
   return d;
+}
+
+std::vector<std::string> Identity::online_players() {
+  std::vector<std::string> ids;
+  for (const auto& [key, entry] : connections_) {
+    const Player* p = find(entry.player_id);
+    if (p && !p->bot) ids.push_back(entry.player_id);
+  }
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  return ids;
 }
 
 std::vector<ConnectionPtr> Identity::connections() const {

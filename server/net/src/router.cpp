@@ -98,6 +98,8 @@ struct Router::State : std::enable_shared_from_this<Router::State> {
   asio::thread_pool* readers = nullptr;
   // Set once by shutdown(); read on the strand and, for the routes, from
   // the reading threads.
+  // A cluster's node: told of people coming and going (Router::on_presence).
+  std::function<void(const std::string&, bool)> on_presence;
   std::atomic<bool> shutting_down{false};
 
   void on_receive(const ConnectionPtr& from, v1::ClientMessage& message);
@@ -115,7 +117,10 @@ Router::Router(asio::io_context& ioc, asio::thread_pool& bot_workers, const Serv
     : state_(std::make_shared<State>(ioc, bot_workers, config, store, writer, metrics)) {
   state_->lobby.owned_by(state_);
   // Who is online is part of what the lobby's followers see.
-  state_->identity.online_changed = [state = state_.get()] { state->lobby.feed_changed(); };
+  state_->identity.online_changed = [state = state_.get()](const std::string& player, bool online) {
+    state->lobby.feed_changed();
+    if (state->on_presence) state->on_presence(player, online);
+  };
   // A hello with a password goes to the accounts (on the strand: the
   // identity calls it from its hello).
   state_->identity.on_sign_in(
@@ -190,6 +195,17 @@ void Router::disconnected(const ConnectionPtr& connection) {
     // Held no longer unless a match or a pending change holds them.
     state->identity.let_go(gone->player_id);
   });
+}
+
+void Router::on_presence(std::function<void(const std::string&, bool)> told) {
+  asio::post(state_->strand, [state = state_, told = std::move(told)]() mutable {
+    state->on_presence = std::move(told);
+  });
+}
+
+void Router::online_players(std::function<void(std::vector<std::string>)> then) {
+  asio::post(state_->strand,
+             [state = state_, then = std::move(then)] { then(state->identity.online_players()); });
 }
 
 void Router::shutdown() {

@@ -124,7 +124,13 @@ inarow::expected<void, std::string> Server::start() {
     s.presence = std::make_unique<ClusterPresence>(
         std::move(redis), node_id, fmt::format("{}:{}", s.config.address, s.listener.port()),
         s.config.node_ttl, s.metrics);
-    if (auto joined = s.presence->start(); !joined) {
+    ClusterPresence* presence = s.presence.get();
+    s.router->on_presence(
+        [presence](const std::string& player, bool online) { presence->located(player, online); });
+    auto everyone = [router = s.router.get()](auto then) {
+      router->online_players(std::move(then));
+    };
+    if (auto joined = s.presence->start(everyone); !joined) {
       s.listener.close();
       return joined;
     }

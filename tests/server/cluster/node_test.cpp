@@ -1,7 +1,9 @@
 // A server as a node of a cluster (--redis): it registers in the shared
 // directory with the address it serves on and leaves it when it stops;
 // /healthz turns not ready while Redis is gone and ready again when it is
-// back (the node registering again if its entry lapsed); a Redis it cannot
+// back (the node registering again if its entry lapsed, and telling where
+// its people are again); a person connected to it is located there from
+// their first connection to their last; a Redis it cannot
 // reach at start is a clear error and a non-zero exit, naming the host and
 // port but never the password.
 #include <gtest/gtest.h>
@@ -34,6 +36,12 @@ bool lists_node_id(Directory& directory, const std::string& id) {
   auto nodes = directory.nodes();
   if (!nodes) return false;
   return std::any_of(nodes->begin(), nodes->end(), [&](const auto& n) { return n.node_id == id; });
+}
+
+// Where the directory has the player ("" if nowhere, or Redis failed).
+std::string located(Directory& directory, const std::string& player) {
+  auto at = directory.location(player);
+  return at && *at ? **at : std::string{};
 }
 
 // The value of an unlabelled or labelled sample in /metrics text.
@@ -69,6 +77,16 @@ TEST(ClusterNode, RegistersWithItsAddressAndLeavesWhenItStops) {
     EXPECT_EQ(sample(metrics, "inarow_cluster_nodes"), "1");
     EXPECT_EQ(sample(metrics, "inarow_ready{part=\"redis\"}"), "1");
     EXPECT_NE(sample(metrics, "inarow_redis_command_seconds_count"), "0");
+    // A person here is located here from their first connection to their last.
+    std::string id;
+    {
+      WsClient first(node.port());
+      id = first.hello("Ada").player_id();
+      ASSERT_TRUE(eventually([&] { return located(directory, id) == "node-a"; }, 5s));
+      WsClient second(node.port());
+      EXPECT_TRUE(second.resume(first.token()).resumed());
+    }
+    EXPECT_TRUE(eventually([&] { return located(directory, id).empty(); }, 5s));
     node.stop();
     // Gone at once, not after the TTL.
     EXPECT_FALSE(lists_node_id(directory, "node-a"));
@@ -85,6 +103,8 @@ TEST(ClusterNode, IsNotReadyWhileRedisIsGoneAndReadyWhenItIsBack) {
   config.node_ttl = 600ms;
   TestServer node(config);
   ASSERT_EQ(http_get(node.port(), "/healthz").status, 200);
+  WsClient here(node.port());
+  const std::string id = here.hello("Grace").player_id();
 
   redis.stop();
   ASSERT_TRUE(eventually([&] { return http_get(node.port(), "/healthz").status == 503; }, 10s));
@@ -103,6 +123,8 @@ TEST(ClusterNode, IsNotReadyWhileRedisIsGoneAndReadyWhenItIsBack) {
   ASSERT_TRUE(watcher) << watcher.error();
   Directory directory(**watcher);
   EXPECT_TRUE(eventually([&] { return lists_node_id(directory, "node-b"); }, 5s));
+  // And where its people are: told again, since Redis lost that too.
+  EXPECT_TRUE(eventually([&] { return located(directory, id) == "node-b"; }, 5s));
 }
 
 TEST(ClusterNode, ARedisItCannotReachIsAClearErrorAndANonZeroExit) {

@@ -94,8 +94,10 @@ class Identity {
   void let_go(const std::string& player_id);
   // People with at least one greeted connection.
   std::size_t online() const { return online_; }
-  // Told when online() changes.
-  std::function<void()> online_changed;
+  // Told when online() changes: who came (online) or went.
+  std::function<void(const std::string& player_id, bool online)> online_changed;
+  // The people online now (for a node that must tell its cluster again).
+  std::vector<std::string> online_players();
 
   // Hello from a connection: checked, then welcomed (at once for a token;
   // after the new player is stored otherwise, when `replay` gets what the

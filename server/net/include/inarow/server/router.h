@@ -10,7 +10,10 @@
 // Every public function may be called from any thread.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "inarow/server/config.h"
 #include "inarow/server/connection.h"
@@ -46,6 +49,11 @@ class Router {
   void disconnected(const ConnectionPtr& connection);
   // Say goodbye to every connection, stop bots and timers.
   void shutdown();
+  // Told, on the router's strand, when a person's first connection comes
+  // and their last goes (a cluster's node tells the others where they are).
+  void on_presence(std::function<void(const std::string& player_id, bool online)> told);
+  // The people online now, handed to `then` on the router's strand.
+  void online_players(std::function<void(std::vector<std::string>)> then);
 
   struct State;  // the strand's state and the routes (router.cpp)
 
