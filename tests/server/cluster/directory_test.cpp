@@ -54,6 +54,39 @@ class DirectoryTest : public ::testing::Test {
   std::unique_ptr<Directory> dir_;
 };
 
+// Two nodes, each on a connection of its own, racing: race() runs
+// body(directory, node) for node "A" and node "B" on two threads from one
+// start.
+class DirectoryRace : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    redis_a_ = connect_shared();
+    redis_b_ = connect_shared();
+    ASSERT_NE(redis_a_, nullptr);
+    ASSERT_NE(redis_b_, nullptr);
+    a_ = std::make_unique<Directory>(*redis_a_);
+    b_ = std::make_unique<Directory>(*redis_b_);
+  }
+
+  template <class Body>
+  void race(Body body) {
+    std::barrier start(2);
+    std::thread ta([&] {
+      start.arrive_and_wait();
+      body(*a_, std::string("A"));
+    });
+    std::thread tb([&] {
+      start.arrive_and_wait();
+      body(*b_, std::string("B"));
+    });
+    ta.join();
+    tb.join();
+  }
+
+  std::unique_ptr<Redis> redis_a_, redis_b_;
+  std::unique_ptr<Directory> a_, b_;
+};
+
 // The value of an expected that must have one (a failure says why not).
 template <class T>
 T ok(inarow::expected<T, std::string> r) {
@@ -152,25 +185,16 @@ TEST_F(DirectoryTest, ARenewedLeaseOutlivesItsFirstTtl) {
   EXPECT_EQ(ok(dir_->claim("m", "B", 250ms)), (Lease{"A", 1, false}));
 }
 
-TEST(DirectoryRace, TwoNodesClaimTheSameMatchesExactlyOneWinsEach) {
-  auto redis_a = connect_shared();
-  auto redis_b = connect_shared();
-  ASSERT_NE(redis_a, nullptr);
-  ASSERT_NE(redis_b, nullptr);
-  Directory a(*redis_a);
-  Directory b(*redis_b);
+TEST_F(DirectoryRace, TwoNodesClaimTheSameMatchesExactlyOneWinsEach) {
   constexpr int kMatches = 200;
   std::vector<inarow::expected<Lease, std::string>> got_a, got_b;
-  std::barrier start(2);
-  auto claim_all = [&](Directory& dir, const std::string& node, auto& out) {
-    start.arrive_and_wait();
+  race([&](Directory& dir, const std::string& node) {
+    auto& out = node == "A" ? got_a : got_b;
     for (int i = 0; i < kMatches; ++i)
       out.push_back(dir.claim("match-" + std::to_string(i), node, 10s));
-  };
-  std::thread ta([&] { claim_all(a, "A", got_a); });
-  std::thread tb([&] { claim_all(b, "B", got_b); });
-  ta.join();
-  tb.join();
+  });
+  Directory& a = *a_;
+  Directory& b = *b_;
   ASSERT_EQ(got_a.size(), static_cast<std::size_t>(kMatches));
   ASSERT_EQ(got_b.size(), static_cast<std::size_t>(kMatches));
   int won_a = 0;
@@ -236,27 +260,16 @@ TEST_F(DirectoryTest, PrivateCodesPutPeekTakeDropAndExpire) {
   EXPECT_TRUE(ok(dir_->put_private("IJKL", "again", 10s)));
 }
 
-TEST(DirectoryRace, TwoNodesTakeTheSameCodesExactlyOneGetsEach) {
-  auto redis_a = connect_shared();
-  auto redis_b = connect_shared();
-  ASSERT_NE(redis_a, nullptr);
-  ASSERT_NE(redis_b, nullptr);
-  Directory a(*redis_a);
-  Directory b(*redis_b);
+TEST_F(DirectoryRace, TwoNodesTakeTheSameCodesExactlyOneGetsEach) {
   constexpr int kCodes = 200;
   for (int i = 0; i < kCodes; ++i)
-    ASSERT_TRUE(ok(a.put_private("code-" + std::to_string(i), "game " + std::to_string(i), 10s)));
+    ASSERT_TRUE(ok(a_->put_private("code-" + std::to_string(i), "game " + std::to_string(i), 10s)));
   std::vector<std::optional<std::string>> got_a, got_b;
-  std::barrier start(2);
-  auto take_all = [&](Directory& dir, auto& out) {
-    start.arrive_and_wait();
+  race([&](Directory& dir, const std::string& node) {
+    auto& out = node == "A" ? got_a : got_b;
     for (int i = 0; i < kCodes; ++i)
       out.push_back(ok(dir.take_private("code-" + std::to_string(i))));
-  };
-  std::thread ta([&] { take_all(a, got_a); });
-  std::thread tb([&] { take_all(b, got_b); });
-  ta.join();
-  tb.join();
+  });
   for (int i = 0; i < kCodes; ++i) {
     EXPECT_NE(got_a[i].has_value(), got_b[i].has_value()) << "code " << i;
     EXPECT_EQ(got_a[i] ? *got_a[i] : *got_b[i], "game " + std::to_string(i));
@@ -440,25 +453,18 @@ bool fits(const SharedSeek& x, const SharedSeek& y, std::int64_t now_ms) {
          !(gap > pairing_window(y, kPolicy, now_ms));
 }
 
-TEST(DirectoryRace, TwoNodesAddAndPairSixHundredSeeks) {
-  auto redis_a = connect_shared();
-  auto redis_b = connect_shared();
-  ASSERT_NE(redis_a, nullptr);
-  ASSERT_NE(redis_b, nullptr);
-  Directory a(*redis_a);
-  Directory b(*redis_b);
+TEST_F(DirectoryRace, TwoNodesAddAndPairSixHundredSeeks) {
   constexpr int kEach = 300;
   const std::int64_t now = kT0;  // one clock for both: the windows are fixed
   std::vector<SharedSeek> added;
   std::vector<Pair> pairs_a, pairs_b;
   std::vector<std::string> errors_a, errors_b;
-  std::barrier start(2);
-  auto run = [&](Directory& dir, const std::string& node, unsigned seed, auto& pairs,
-                 auto& errors) {
-    std::mt19937 rng(seed);
+  race([&](Directory& dir, const std::string& node) {
+    auto& pairs = node == "A" ? pairs_a : pairs_b;
+    auto& errors = node == "A" ? errors_a : errors_b;
+    std::mt19937 rng(node == "A" ? 1 : 2);
     std::uniform_real_distribution<double> rating(1000.0, 2000.0);
     std::uniform_int_distribution<std::int64_t> waited(0, 20'000);  // windows of 100 to 1000
-    start.arrive_and_wait();
     for (int i = 0; i < kEach; ++i) {
       const std::string id = node + std::to_string(i);
       SharedSeek s{"s-" + id, "p-" + id, node, "T", rating(rng), now - waited(rng)};
@@ -474,11 +480,7 @@ TEST(DirectoryRace, TwoNodesAddAndPairSixHundredSeeks) {
         pairs.push_back(**paired);
       }
     }
-  };
-  std::thread ta([&] { run(a, "A", 1, pairs_a, errors_a); });
-  std::thread tb([&] { run(b, "B", 2, pairs_b, errors_b); });
-  ta.join();
-  tb.join();
+  });
   EXPECT_TRUE(errors_a.empty()) << errors_a.front();
   EXPECT_TRUE(errors_b.empty()) << errors_b.front();
 
@@ -491,7 +493,7 @@ TEST(DirectoryRace, TwoNodesAddAndPairSixHundredSeeks) {
     EXPECT_TRUE(fits(first, second, now)) << first.seek_id << " " << second.seek_id;
     EXPECT_LE(first.since_ms, second.since_ms);
   }
-  const auto left = ok(a.seeks("T"));
+  const auto left = ok(a_->seeks("T"));
   for (const auto& s : left)
     EXPECT_FALSE(paired_ids.count(s.seek_id)) << s.seek_id << " paired and still open";
   EXPECT_EQ(paired_ids.size() + left.size(), 2u * kEach);

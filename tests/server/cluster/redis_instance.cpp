@@ -1,11 +1,9 @@
 #include "redis_instance.h"
 
 #include <arpa/inet.h>
-#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -13,11 +11,11 @@
 
 #include <chrono>
 #include <cstdlib>
-#include <fstream>
-#include <mutex>
 #include <optional>
 #include <sstream>
 #include <thread>
+
+#include "inarow/testing/local_service.h"
 
 namespace inarow::testing {
 namespace {
@@ -42,75 +40,6 @@ inarow::expected<fs::path, std::string> find_server() {
   }
   if (::access("/usr/bin/redis-server", X_OK) == 0) return fs::path("/usr/bin/redis-server");
   return inarow::unexpected(std::string("no redis-server found on PATH nor in /usr/bin") + kSetup);
-}
-
-// A port nobody listens on now (the kernel's pick); a race with another
-// process is caught when redis-server cannot bind it.
-std::uint16_t free_port() {
-  const int s = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t n = sizeof a;
-  std::uint16_t port = 0;
-  if (::bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
-      ::getsockname(s, reinterpret_cast<sockaddr*>(&a), &n) == 0) {
-    port = ntohs(a.sin_port);
-  }
-  ::close(s);
-  return port;
-}
-
-// The end of a file (at most `bytes` of it), from byte `from` on.
-std::string tail(const fs::path& file, std::uintmax_t from = 0, std::size_t bytes = 2000) {
-  std::ifstream in(file);
-  in.seekg(static_cast<std::streamoff>(from));
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return text.size() > bytes ? text.substr(text.size() - bytes) : text;
-}
-
-std::uintmax_t size_of(const fs::path& file) {
-  std::error_code ec;
-  const auto n = fs::file_size(file, ec);
-  return ec ? 0 : n;
-}
-
-// Runs `argv` with its output appended to `out`, killed if we die; the
-// child's pid. Everything is made before the fork: the child only makes
-// system calls until it runs the program.
-pid_t spawn(const std::vector<std::string>& argv, const fs::path& out) {
-  std::vector<const char*> args;
-  for (const auto& a : argv)
-    args.push_back(a.c_str());
-  args.push_back(nullptr);
-  const std::string out_path = out.string();
-  const pid_t parent = ::getpid();
-  const pid_t pid = ::fork();
-  if (pid != 0) return pid;
-  const int fd = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-  const int null = ::open("/dev/null", O_RDONLY);
-  if (fd < 0 || null < 0) ::_exit(125);
-  ::dup2(null, 0);
-  ::dup2(fd, 1);
-  ::dup2(fd, 2);
-  // Nothing to save: if the tests die, so does the server, at once.
-  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (::getppid() != parent) ::_exit(1);
-  ::execv(args[0], const_cast<char* const*>(args.data()));
-  ::_exit(127);
-}
-
-// Waits up to `timeout` for `pid`; its status, or nullopt if it still runs.
-std::optional<int> wait_for(pid_t pid, std::chrono::milliseconds timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  for (;;) {
-    int status = 0;
-    const pid_t r = ::waitpid(pid, &status, WNOHANG);
-    if (r == pid) return status;
-    if (r < 0) return -1;
-    if (std::chrono::steady_clock::now() >= deadline) return std::nullopt;
-    std::this_thread::sleep_for(10ms);
-  }
 }
 
 // Whether a server answers PING on the port: +PONG, or -NOAUTH from one
@@ -141,48 +70,16 @@ bool answers_ping(std::uint16_t port) {
   return up;
 }
 
-std::unique_ptr<RedisInstance>& shared_slot() {
-  static std::unique_ptr<RedisInstance> instance;
-  return instance;
-}
-std::string& shared_failure() {
-  static std::string why;
-  return why;
-}
-std::mutex& shared_mutex() {
-  static std::mutex m;
-  return m;
-}
-
-// Stops the shared instance once every test has run.
-class StopTheInstance : public ::testing::Environment {
- public:
-  void TearDown() override {
-    std::lock_guard lock(shared_mutex());
-    shared_slot().reset();
-  }
-};
-[[maybe_unused]] ::testing::Environment* const kStopTheInstance =
-    ::testing::AddGlobalTestEnvironment(new StopTheInstance);
+PerProcess<RedisInstance> shared_instance;
 
 }  // namespace
 
 RedisInstance* RedisInstance::shared() {
-  std::lock_guard lock(shared_mutex());
-  auto& slot = shared_slot();
-  if (slot) return slot.get();
-  if (!shared_failure().empty()) return nullptr;  // tried once: the same answer
-  auto made = launch();
-  if (!made) {
-    shared_failure() = made.error();
-    return nullptr;
-  }
-  slot = std::move(*made);
-  return slot.get();
+  return shared_instance.get([] { return launch(); });
 }
 
 const std::string& RedisInstance::shared_error() {
-  return shared_failure();
+  return shared_instance.error();
 }
 
 inarow::expected<std::unique_ptr<RedisInstance>, std::string> RedisInstance::launch(
@@ -215,7 +112,7 @@ inarow::expected<void, std::string> RedisInstance::create() {
   // A free port; another if someone took it before redis-server bound it.
   std::string why;
   for (int attempt = 0; attempt < 10; ++attempt) {
-    auto started = start_on(free_port());
+    auto started = start_on(free_loopback_port());
     if (started) return {};
     why = started.error();
     if (why.find("in use") == std::string::npos) break;
@@ -240,8 +137,8 @@ inarow::expected<void, std::string> RedisInstance::start_on(std::uint16_t port) 
   if (pid_ > 0) return {};
   const fs::path log = dir_ / "redis.log";
   const fs::path out = dir_ / "redis.out";  // what it says before it opens its log
-  const auto log_start = size_of(log);
-  const auto out_start = size_of(out);
+  const auto log_start = file_size_or_zero(log);
+  const auto out_start = file_size_or_zero(out);
   std::vector<std::string> argv{server_.string(),
                                 "--port",
                                 std::to_string(port),
@@ -258,14 +155,15 @@ inarow::expected<void, std::string> RedisInstance::start_on(std::uint16_t port) 
                                 "--logfile",
                                 log.string()};
   argv.insert(argv.end(), extra_.begin(), extra_.end());
-  const pid_t pid = spawn(argv, out);
+  // Nothing to save: if the tests die, so does the server, at once.
+  const pid_t pid = spawn_logged(argv, out);
   if (pid < 0) return inarow::unexpected(std::string("fork failed"));
   pid_ = pid;
   port_ = port;
-  const auto said = [&] { return tail(log, log_start) + tail(out, out_start); };
+  const auto said = [&] { return file_tail(log, log_start) + file_tail(out, out_start); };
   const auto deadline = std::chrono::steady_clock::now() + 10s;
   while (std::chrono::steady_clock::now() < deadline) {
-    if (auto status = wait_for(pid, 0ms)) {
+    if (auto status = wait_for_exit(pid, 0ms)) {
       pid_ = -1;
       return inarow::unexpected("redis-server (" + server_.string() + ") exited on port " +
                                 std::to_string(port) + ": " + said() + kSetup);
@@ -281,7 +179,7 @@ inarow::expected<void, std::string> RedisInstance::start_on(std::uint16_t port) 
 void RedisInstance::stop() {
   if (pid_ <= 0) return;
   ::kill(pid_, SIGTERM);
-  if (!wait_for(pid_, 10s)) {
+  if (!wait_for_exit(pid_, 10s)) {
     ::kill(pid_, SIGKILL);
     ::waitpid(pid_, nullptr, 0);
   }

@@ -12,6 +12,7 @@
 #include <mutex>
 #include <vector>
 
+#include "inarow/testing/local_service.h"
 #include "redis_instance.h"
 
 namespace inarow::server {
@@ -162,24 +163,8 @@ TEST(RedisScriptName, IsTheSha1OfTheSource) {
 
 // ---- Opening ----
 
-// A port nobody listens on now.
-std::uint16_t unused_port() {
-  const int s = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t n = sizeof a;
-  std::uint16_t port = 0;
-  if (::bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
-      ::getsockname(s, reinterpret_cast<sockaddr*>(&a), &n) == 0) {
-    port = ntohs(a.sin_port);
-  }
-  ::close(s);
-  return port;
-}
-
 TEST(OpenRedis, NobodyListeningNamesHostAndPortNotThePassword) {
-  const std::uint16_t port = unused_port();
+  const std::uint16_t port = inarow::testing::free_loopback_port();
   ASSERT_NE(port, 0);
   auto r = open_redis("redis://:hunter2@127.0.0.1:" + std::to_string(port));
   ASSERT_FALSE(r);

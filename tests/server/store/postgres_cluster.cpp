@@ -1,26 +1,22 @@
 #include "postgres_cluster.h"
 
-#include <fcntl.h>
 #include <grp.h>
 #include <gtest/gtest.h>
 #include <libpq-fe.h>
-#include <netinet/in.h>
 #include <pwd.h>
 #include <signal.h>
-#include <sys/prctl.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
-#include <fstream>
 #include <memory>
-#include <mutex>
 #include <sstream>
 #include <thread>
 #include <vector>
+
+#include "inarow/testing/local_service.h"
 
 namespace inarow::testing {
 namespace {
@@ -70,119 +66,21 @@ inarow::expected<fs::path, std::string> find_bindir() {
                             kSetup);
 }
 
-// A port nobody listens on now (the kernel's pick); a race with another
-// process is caught when postgres cannot bind it.
-std::uint16_t free_port() {
-  const int s = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t n = sizeof a;
-  std::uint16_t port = 0;
-  if (::bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
-      ::getsockname(s, reinterpret_cast<sockaddr*>(&a), &n) == 0) {
-    port = ntohs(a.sin_port);
-  }
-  ::close(s);
-  return port;
-}
-
-// The end of a log (at most `bytes` of it), from byte `from` on.
-std::string tail(const fs::path& log, std::uintmax_t from = 0, std::size_t bytes = 2000) {
-  std::ifstream in(log);
-  in.seekg(static_cast<std::streamoff>(from));
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return text.size() > bytes ? text.substr(text.size() - bytes) : text;
-}
-
-// Runs `argv` as `uid`:`gid` (if `switch_user`) with its output appended to
-// `log`; the child's pid. Everything is made before the fork: the child
-// only makes system calls until it runs the program.
-pid_t spawn(const std::vector<std::string>& argv, const fs::path& log, bool switch_user, uid_t uid,
-            gid_t gid, bool die_with_parent) {
-  std::vector<const char*> args;
-  for (const auto& a : argv)
-    args.push_back(a.c_str());
-  args.push_back(nullptr);
-  const std::string log_path = log.string();
-  const pid_t parent = ::getpid();
-  const pid_t pid = ::fork();
-  if (pid != 0) return pid;
-  const int out = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-  const int null = ::open("/dev/null", O_RDONLY);
-  if (out < 0 || null < 0) ::_exit(125);
-  ::dup2(null, 0);
-  ::dup2(out, 1);
-  ::dup2(out, 2);
-  // What runuser -u nobody does, without needing it: PostgreSQL refuses root.
-  if (switch_user && (::setgroups(0, nullptr) != 0 || ::setgid(gid) != 0 || ::setuid(uid) != 0)) {
-    ::_exit(126);
-  }
-  // If the tests die, the postmaster shuts down fast rather than linger
-  // (set after setuid, which clears it).
-  if (die_with_parent) {
-    ::prctl(PR_SET_PDEATHSIG, SIGINT);
-    if (::getppid() != parent) ::_exit(1);
-  }
-  ::execv(args[0], const_cast<char* const*>(args.data()));
-  ::_exit(127);
-}
-
-// Waits up to `timeout` for `pid`; its status, or nullopt if it still runs.
-std::optional<int> wait_for(pid_t pid, std::chrono::milliseconds timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  for (;;) {
-    int status = 0;
-    const pid_t r = ::waitpid(pid, &status, WNOHANG);
-    if (r == pid) return status;
-    if (r < 0) return -1;
-    if (std::chrono::steady_clock::now() >= deadline) return std::nullopt;
-    std::this_thread::sleep_for(20ms);
-  }
-}
-
-std::unique_ptr<PostgresCluster>& shared_slot() {
-  static std::unique_ptr<PostgresCluster> cluster;
-  return cluster;
-}
-std::string& shared_failure() {
-  static std::string why;
-  return why;
-}
-std::mutex& shared_mutex() {
-  static std::mutex m;
-  return m;
-}
-
-// Stops the shared cluster once every test has run.
-class StopTheCluster : public ::testing::Environment {
- public:
-  void TearDown() override {
-    std::lock_guard lock(shared_mutex());
-    shared_slot().reset();
-  }
-};
-[[maybe_unused]] ::testing::Environment* const kStopTheCluster =
-    ::testing::AddGlobalTestEnvironment(new StopTheCluster);
+PerProcess<PostgresCluster> shared_cluster;
 
 }  // namespace
 
 PostgresCluster* PostgresCluster::shared() {
-  std::lock_guard lock(shared_mutex());
-  auto& slot = shared_slot();
-  if (slot) return slot.get();
-  if (!shared_failure().empty()) return nullptr;  // tried once: the same answer
-  std::unique_ptr<PostgresCluster> cluster(new PostgresCluster());
-  if (auto made = cluster->create(); !made) {
-    shared_failure() = made.error();
-    return nullptr;
-  }
-  slot = std::move(cluster);
-  return slot.get();
+  return shared_cluster.get(
+      []() -> inarow::expected<std::unique_ptr<PostgresCluster>, std::string> {
+        std::unique_ptr<PostgresCluster> cluster(new PostgresCluster());
+        if (auto made = cluster->create(); !made) return inarow::unexpected(made.error());
+        return cluster;
+      });
 }
 
 const std::string& PostgresCluster::shared_error() {
-  return shared_failure();
+  return shared_cluster.error();
 }
 
 PostgresCluster::~PostgresCluster() {
@@ -217,24 +115,24 @@ inarow::expected<void, std::string> PostgresCluster::create() {
   // initdb, as the user who will run the cluster. -N: no fsync of the new
   // files (a test cluster); the C locale, so that initdb never trips over
   // the environment's (the store's columns compare bytes anyway).
-  const pid_t initdb = spawn({(bindir_ / "initdb").string(), "-D", data_.string(), "-U", "inarow",
-                              "--auth=trust", "-E", "UTF8", "--locale=C", "-N"},
-                             dir_ / "initdb.log", as_other_user_, uid_, gid_, false);
+  const pid_t initdb = spawn_logged({(bindir_ / "initdb").string(), "-D", data_.string(), "-U",
+                                     "inarow", "--auth=trust", "-E", "UTF8", "--locale=C", "-N"},
+                                    dir_ / "initdb.log", {.as_user = as_user(), .death_signal = 0});
   if (initdb < 0) return inarow::unexpected(std::string("fork failed"));
-  const auto status = wait_for(initdb, 180s);
+  const auto status = wait_for_exit(initdb, 180s);
   if (!status) {
     ::kill(initdb, SIGKILL);
     ::waitpid(initdb, nullptr, 0);
-    return inarow::unexpected("initdb did not finish in 180 s: " + tail(dir_ / "initdb.log"));
+    return inarow::unexpected("initdb did not finish in 180 s: " + file_tail(dir_ / "initdb.log"));
   }
   if (!WIFEXITED(*status) || WEXITSTATUS(*status) != 0) {
     return inarow::unexpected("initdb (" + (bindir_ / "initdb").string() +
-                              ") failed: " + tail(dir_ / "initdb.log") + kSetup);
+                              ") failed: " + file_tail(dir_ / "initdb.log") + kSetup);
   }
   // A free port; another if someone took it before postgres bound it.
   std::string why;
   for (int attempt = 0; attempt < 10; ++attempt) {
-    auto started = start_on(free_port());
+    auto started = start_on(free_loopback_port());
     if (started) return {};
     why = started.error();
     if (why.find("Address already in use") == std::string::npos) break;
@@ -260,9 +158,11 @@ inarow::expected<void, std::string> PostgresCluster::start_on(std::uint16_t port
   const fs::path log = dir_ / "postgres.log";
   const auto log_start = fs::exists(log) ? fs::file_size(log) : 0;
   const pid_t pid =
-      spawn({(bindir_ / "postgres").string(), "-D", data_.string(), "-k", dir_.string(), "-p",
-             std::to_string(port), "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off"},
-            log, as_other_user_, uid_, gid_, true);
+      // If the tests die, the postmaster shuts down fast rather than linger.
+      spawn_logged(
+          {(bindir_ / "postgres").string(), "-D", data_.string(), "-k", dir_.string(), "-p",
+           std::to_string(port), "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off"},
+          log, {.as_user = as_user(), .death_signal = SIGINT});
   if (pid < 0) return inarow::unexpected(std::string("fork failed"));
   postmaster_ = pid;
   port_ = port;
@@ -271,10 +171,10 @@ inarow::expected<void, std::string> PostgresCluster::start_on(std::uint16_t port
                             " user=inarow dbname=postgres connect_timeout=2";
   const auto deadline = std::chrono::steady_clock::now() + 60s;
   while (std::chrono::steady_clock::now() < deadline) {
-    if (auto status = wait_for(pid, 0ms)) {
+    if (auto status = wait_for_exit(pid, 0ms)) {
       postmaster_ = -1;
       return inarow::unexpected("postgres exited on port " + std::to_string(port) + ": " +
-                                tail(log, log_start));
+                                file_tail(log, log_start));
     }
     PGconn* c = PQconnectdb(probe.c_str());
     const bool up = PQstatus(c) == CONNECTION_OK;
@@ -284,15 +184,15 @@ inarow::expected<void, std::string> PostgresCluster::start_on(std::uint16_t port
   }
   stop();
   return inarow::unexpected("postgres did not accept connections on port " + std::to_string(port) +
-                            " within 60 s: " + tail(log, log_start));
+                            " within 60 s: " + file_tail(log, log_start));
 }
 
 void PostgresCluster::stop() {
   if (postmaster_ <= 0) return;
   ::kill(postmaster_, SIGINT);  // fast shutdown: sessions ended, a clean checkpoint
-  if (!wait_for(postmaster_, 60s)) {
+  if (!wait_for_exit(postmaster_, 60s)) {
     ::kill(postmaster_, SIGQUIT);  // immediate shutdown
-    if (!wait_for(postmaster_, 10s)) {
+    if (!wait_for_exit(postmaster_, 10s)) {
       ::kill(postmaster_, SIGKILL);
       ::waitpid(postmaster_, nullptr, 0);
     }

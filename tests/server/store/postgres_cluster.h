@@ -15,7 +15,9 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "inarow/common/expected.h"
 
@@ -67,6 +69,10 @@ class PostgresCluster {
   uid_t uid_ = 0;  // who runs PostgreSQL (nobody when we are root), and their group
   gid_t gid_ = 0;
   bool as_other_user_ = false;
+  std::optional<std::pair<uid_t, gid_t>> as_user() const {
+    if (!as_other_user_) return std::nullopt;
+    return std::pair{uid_, gid_};
+  }
   int databases_ = 0;
 };
 
