@@ -102,6 +102,11 @@ class Core {
     threat_weights_.fill(0);
     for (std::size_t i = 0; i < w.threats.size() && i < threat_weights_.size(); ++i)
       threat_weights_[i] = w.threats[i];
+    // order() may leave the window gains out while the table's move stays
+    // above every other score whatever they are: weights within the range
+    // Weights::parse accepts (see there).
+    gains_can_wait_ = std::all_of(w.by_count.begin(), w.by_count.end(),
+                                  [](int x) { return x >= -10000 && x <= 10000; });
   }
   void clear_history() {
     for (auto& h : history_)
@@ -161,9 +166,15 @@ class Core {
   }
   Board candidates(const Board& playable) const;
   // `sharp`: cells that make or stop a straight four; `forcing`: cells that
-  // make a four for either side. Both go before quiet moves.
-  void order(MoveList<W>& list, const Board& moves, int tt_move, int ply, const Board& sharp,
+  // make a four for either side. Both go before quiet moves. Returns true
+  // when the window gains are left out (see there): add_gains then adds
+  // them before a second move is picked.
+  bool order(MoveList<W>& list, const Board& moves, int tt_move, int ply, const Board& sharp,
              const Board& forcing) const;
+  void add_gains(MoveList<W>& list) const {
+    for (int j = 1; j < list.size; ++j)
+      list.score[j] += eval_.gain(list.move[j], pos_.to_move()) << 8;
+  }
   std::vector<Cell> principal_variation(int max_len);
   Board empty_cells() const { return geo_->board & ~pos_.occupied(); }
   // A VCF for the side to move, or (as if it could move now) for its opponent.
@@ -200,6 +211,7 @@ class Core {
   // Leaf terms on top of the window score (Weights::threats), per cell:
   // where the side to move makes a four, a straight four; the opponent's.
   std::array<int, 4> threat_weights_{};
+  bool gains_can_wait_ = true;
   // The root's forcing analysis (our VCF/VCT, the refutations of theirs).
   // Off for score_moves' child searches: run once per candidate it cost
   // seconds a move, and the children's leaves dive for VCFs all the same.
@@ -248,21 +260,46 @@ typename Core<W>::Board Core<W>::candidates(const Board& playable) const {
     const Variant& v = geo_->variant;
     return Board::bit(v.cell(v.width / 2, v.height / 2));
   }
-  Board near = occ;
+  // Shifts of less than a word: Lanes does them in vector registers.
+  using L = detail::Lanes<W>;
+  const L stones = L::of(occ);
+  L near = stones;
   for (int d : geo_->directions)
-    near |= (occ << d) | (occ >> d) | (occ << 2 * d) | (occ >> 2 * d);
-  return near & playable;
+    near |= stones.up(d) | stones.down(d) | stones.up(2 * d) | stones.down(2 * d);
+  return near.board() & playable;
 }
 
 template <int W>
-void Core<W>::order(MoveList<W>& list, const Board& moves, int tt_move, int ply, const Board& sharp,
+bool Core<W>::order(MoveList<W>& list, const Board& moves, int tt_move, int ply, const Board& sharp,
                     const Board& forcing) const {
   const Side us = pos_.to_move();
   const Board own = pos_.stones(us);
   const auto& killers = killers_[ply];
   const std::uint64_t key = pos_.key();
+  if constexpr (W > 1) {
+    // A lone move (a forced block) needs no score: it goes first anyway.
+    if (moves.count() == 1) {
+      const int m = moves.lowest();
+      tt_.prefetch(key ^ zobrist(us, m));
+      list.add(m, 0);
+      return false;
+    }
+  }
+  // The children's TT slots ahead of time, where every child is searched.
+  // Not on gomoku-sized boards: of some 40 moves at most 12 are searched
+  // (most nodes cut off after one), and each prefetch of a cold slot
+  // stalls on its page walk (measured: a tenth of the search's time).
+  const bool prefetch = !neighbourhood_;
+  // The table's move goes first whatever the others score: 1 << 30 is more
+  // than all the terms below can add up to (with weights within
+  // -10000..10000 a gain is under 4k * 21000 + 8 * 10000, k <= 20, times
+  // 2^8, and history/64 is under 2^25). Most nodes then cut off on it, so
+  // the window gains, the costly term, wait until a second move is wanted.
+  // Nothing a child does changes them: the window counts are as they were
+  // once it is undone (history and killers do change, so those go in now).
+  const bool defer_gains = W > 1 && use_eval_ && tt_move != kNoCell && gains_can_wait_;
   for (int m : bits(moves)) {
-    tt_.prefetch(key ^ zobrist(us, m));  // the child will probe there
+    if (prefetch) tt_.prefetch(key ^ zobrist(us, m));  // the child will probe there
     int s = centre_[m];
     // Killers and history help the heuristic search; in an exact solve's
     // null-window probes they measured worse than plain threats-then-centre.
@@ -279,12 +316,13 @@ void Core<W>::order(MoveList<W>& list, const Board& moves, int tt_move, int ply,
       const Board lines = pos_.winning_cells(after);
       list.lines[list.size] = lines.w;
       s += (lines & ~Board::bit(m)).count() << 22;
-    } else if (use_eval_) {
+    } else if (use_eval_ && !defer_gains) {
       s += eval_.gain(m, us) << 8;
     }
     if (m == tt_move) s = 1 << 30;
     list.add(m, s);
   }
+  return defer_gains;
 }
 
 template <int W>
@@ -292,7 +330,9 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
   ++nodes_;
   if (out_of_budget()) return 0;
   const std::uint64_t key = pos_.key();
-  tt_.prefetch(key);  // the line tests below hide the memory latency
+  // The line tests below hide the memory latency. Leaves probe the table
+  // only when they go on to answer a threat: they prefetch then (below).
+  if (depth > 0) tt_.prefetch(key);
 
   const Side them = opponent(pos_.to_move());
   const Board playable = pos_.open_cells();
@@ -366,6 +406,11 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
   beta = std::min(beta, best_possible);
 
   if (depth <= 0) {
+    // Not quiet while the opponent threatens a five or a straight four:
+    // answer it (blocks only, no counter-fours) before standing pat.
+    const bool answer =
+        threat_rules_ && use_eval_ && forced && plain_defence.any() && ply < kMaxExtendedPly;
+    if (answer) tt_.prefetch(key);  // the dive below hides the latency
     // Quiescence, gomoku style: a short VCF dive sees the fours the
     // horizon hides.
     if (threat_rules_ && use_eval_) {
@@ -375,10 +420,7 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
       const auto r = vcf(false, kLeafVcfPlies, kLeafVcfNodes, false, &known);
       if (r.move != kNoCell) return kMate - ply - r.plies;
     }
-    // Not quiet while the opponent threatens a five or a straight four:
-    // answer it (blocks only, no counter-fours) before standing pat.
-    if (!(threat_rules_ && use_eval_ && forced && plain_defence.any() && ply < kMaxExtendedPly))
-      return std::clamp(evaluate() + threat_score, -kMaxEval + 1, kMaxEval - 1);
+    if (!answer) return std::clamp(evaluate() + threat_score, -kMaxEval + 1, kMaxEval - 1);
     moves = plain_defence;
     depth = 1;
   }
@@ -397,7 +439,7 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
   }
 
   MoveList<W> list;
-  order(list, moves, tt_move, ply, sharp, forcing_cells);
+  bool gains_left = order(list, moves, tt_move, ply, sharp, forcing_cells);
 
   const Score alpha_orig = alpha;
   Score best = -kInfinity;
@@ -411,6 +453,10 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
   const int next =
       depth - 1 + (threat_rules_ && use_eval_ && list.size == 1 && ply < kMaxExtendedPly);
   for (int i = 0; i < std::min(width, list.size); ++i) {
+    if (gains_left && i == 1) {
+      add_gains(list);  // the table's move, now first, did not cut off
+      gains_left = false;
+    }
     const int m = list.pick(i);
     const Board* child_lines = nullptr;
     Board lines;
@@ -419,6 +465,22 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
       child_lines = &lines;
     }
     make(m);
+    if constexpr (W > 1) {
+      // We had no five cell before m (see the assert above), so ours now
+      // run through m: four lines walked instead of the whole board shifted
+      // in the child. Under gravity an empty cell may be a five cell that
+      // is not playable yet, so there the child looks for itself.
+      // Where our four cells are known (threat rules, no five cell of
+      // theirs), a move off them makes no five cell at all.
+      if (!geo_->variant.gravity) {
+        if (threat_rules_ && threats.none() && !our_four_cells.test(m))
+          lines = Board{};
+        else
+          lines = detail::five_cells_through(shape_, pos_.stones(opponent(pos_.to_move())),
+                                             empty_cells(), m);
+        child_lines = &lines;
+      }
+    }
     Score score;
     if (i == 0) {
       score = -negamax(next, -beta, -alpha, ply + 1, child_lines);

@@ -118,7 +118,16 @@ class Vcf {
                                : known            ? known->their_fives
                                                   : five_cells(shape_, theirs_, e);
     if (theirs_fives.count() > 1) return 0;
-    Board moves = known && known->own_fours ? *known->own_fours : four_cells(shape_, own_, e);
+    // Against a five cell only a four on that cell is worth a look, and the
+    // attacker has no five cell here, so the cell is a four cell exactly
+    // when a stone there makes one: the loop below tries it and moves on if
+    // it makes none, as if four_cells had left it out (no node is counted),
+    // without the whole-board four cells. With threes a three on the cell
+    // counts too: those keep the whole-board test.
+    const bool only_block = theirs_fives.any() && !threes_;
+    Board moves = only_block                  ? theirs_fives
+                  : known && known->own_fours ? *known->own_fours
+                                              : four_cells(shape_, own_, e);
     if (threes_) {
       // A three already on the board while the defender has no four: a
       // straight four next, and nothing interrupts it.
