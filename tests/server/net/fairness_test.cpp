@@ -179,11 +179,15 @@ TEST(Fairness, ABotVsBotMatchNobodyWatchesIsAbortedUnrated) {
   WsClient fan(server.port());
   starter.hello("starter");
   fan.hello("fan");
-  const std::string match = expect_match_ack(starter.request(bot_match("gomoku", "hard", "hard")));
+  // Bots that take their time, so that the game cannot end by itself before
+  // the grace runs out: expert thinks a second a move (hard bots now reach
+  // their depth in milliseconds, and two of them once finished a game
+  // between the fan leaving and the abort).
+  const std::string match =
+      expect_match_ack(starter.request(bot_match("gomoku", "expert", "expert")));
   ASSERT_TRUE(fan.request(watch_message(match)).has_match_state());
   starter.drop();
-  // The fan still watches: the bots play on well past the grace (each move
-  // of a hard bot takes 250 ms).
+  // The fan still watches: the bots play on well past the grace.
   for (int moves = 0; moves < 4;) {
     auto e = fan.next_event(10s);
     ASSERT_FALSE(e.has_ended()) << e.DebugString();
