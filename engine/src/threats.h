@@ -103,19 +103,25 @@ struct Lanes<4> {
 };
 #endif
 
-// Empty cells where a stone of `own` completes k in a line: the empty cell
-// of a window of k holding k-1 own stones (and, under the standard rule, no
-// own stone just outside it). Walked like four_cells below, on Lanes.
-template <int W>
-Bitboard<W> five_cells(const LineShape<W>& g, const Bitboard<W>& own_board,
-                       const Bitboard<W>& empty_board) {
+// Empty cells of the windows of k where every cell is own or empty and
+// exactly `kEmpty` (1 or 2) are empty: with a stone there, the window holds
+// k - kEmpty + 1 own stones. Under the standard rule the cells just outside
+// the window hold no own stone (its completion would be an overline).
+// Cell i of the window is one step d further each time (never a shift of a
+// whole word or more); the empties are counted bit-sliced, saturating one
+// past kEmpty.
+template <int kEmpty, int W>
+Bitboard<W> window_cells(const LineShape<W>& g, const Bitboard<W>& own_board,
+                         const Bitboard<W>& empty_board) {
+  static_assert(kEmpty == 1 || kEmpty == 2);
   using L = Lanes<W>;
   const L own = L::of(own_board), empty = L::of(empty_board);
   const L mine_or_empty = own | empty;
   L result{};
   for (int d : g.directions) {
-    // Window starts p: every cell own or empty, exactly one empty.
-    L all = L::ones(), one{}, two{};
+    // Window starts p: every cell own or empty; one, two, three: at least
+    // that many empty.
+    L all = L::ones(), one{}, two{}, three{};
     L e = empty, m = mine_or_empty;
     for (int i = 0; i < g.k; ++i) {
       if (i > 0) {
@@ -123,10 +129,13 @@ Bitboard<W> five_cells(const LineShape<W>& g, const Bitboard<W>& own_board,
         m = m.down(d);
       }
       all &= m;
+      if constexpr (kEmpty == 2) three |= two & e;
       two |= one & e;
       one |= e;
     }
-    L starts = all & one & ~two;
+    L starts = kEmpty == 1 ? all & one & ~two : all & two & ~three;
+    // Under the standard rule, no own stone at cell -1 or at cell k: the
+    // window's own stones, k-1 steps on, are one step short of cell k.
     if (g.exact) starts &= ~own.up(d) & ~(m & ~e).down(d);
     if (!starts.any()) continue;
     for (int i = 0; i < g.k; ++i) {
@@ -135,6 +144,13 @@ Bitboard<W> five_cells(const LineShape<W>& g, const Bitboard<W>& own_board,
     }
   }
   return result.board();
+}
+
+// Empty cells where a stone of `own` completes k in a line: the empty cell
+// of a window of k holding k-1 own stones.
+template <int W>
+Bitboard<W> five_cells(const LineShape<W>& g, const Bitboard<W>& own, const Bitboard<W>& empty) {
+  return window_cells<1>(g, own, empty);
 }
 
 // How many cells of `own` follow one another from `from` on, `step` apart,
@@ -177,42 +193,9 @@ Bitboard<W> five_cells_through(const LineShape<W>& g, const Bitboard<W>& own,
 
 // Empty cells where a stone of `own` makes a four: some window of k through
 // the cell holds k-2 own stones and two empty cells (the cell and one more).
-// Under the standard rule the cells just outside the window hold no own stone.
 template <int W>
-Bitboard<W> four_cells(const LineShape<W>& g, const Bitboard<W>& own_board,
-                       const Bitboard<W>& empty_board) {
-  using L = Lanes<W>;
-  const L own = L::of(own_board), empty = L::of(empty_board);
-  const L mine_or_empty = own | empty;
-  L result{};
-  for (int d : g.directions) {
-    // Window starts p: every cell own or empty, and exactly two empty
-    // (saturating bit-sliced count of the empties: one, two, three or more).
-    // Cell i of the window is one step d further each time (never a shift
-    // of a whole word or more).
-    L all = L::ones(), one{}, two{}, three{};
-    L e = empty, m = mine_or_empty;
-    for (int i = 0; i < g.k; ++i) {
-      if (i > 0) {
-        e = e.down(d);
-        m = m.down(d);
-      }
-      all &= m;
-      three |= two & e;
-      two |= one & e;
-      one |= e;
-    }
-    L starts = all & two & ~three;
-    // Under the standard rule, no own stone at cell -1 or at cell k: the
-    // window's own stones, k-1 steps on, are one step short of cell k.
-    if (g.exact) starts &= ~own.up(d) & ~(m & ~e).down(d);
-    if (!starts.any()) continue;
-    for (int i = 0; i < g.k; ++i) {
-      if (i > 0) starts = starts.up(d);
-      result |= starts & empty;
-    }
-  }
-  return result.board();
+Bitboard<W> four_cells(const LineShape<W>& g, const Bitboard<W>& own, const Bitboard<W>& empty) {
+  return window_cells<2>(g, own, empty);
 }
 
 // Starts p of the windows of k+1 cells along d with both ends empty whose
