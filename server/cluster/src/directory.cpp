@@ -301,10 +301,8 @@ inarow::expected<std::optional<std::string>, std::string> as_optional_string(
 
 }  // namespace
 
-double pairing_window(const SharedSeek& seek, const PairingPolicy& policy, std::int64_t now_ms) {
-  const double waited = static_cast<double>(now_ms - seek.since_ms) / 1000;
-  return std::min(policy.max_window,
-                  policy.initial_window + policy.widening_per_second * std::max(0.0, waited));
+double pairing_window(const SharedSeek& seek, const MatchmakerPolicy& policy, std::int64_t now_ms) {
+  return policy.window(static_cast<double>(now_ms - seek.since_ms) / 1000);
 }
 
 Directory::Directory(Redis& redis) : redis_(redis), prefix_(redis.options().prefix) {}
@@ -518,7 +516,7 @@ inarow::expected<std::vector<SharedSeek>, std::string> Directory::seeks(
 }
 
 inarow::expected<std::optional<std::pair<SharedSeek, SharedSeek>>, std::string> Directory::pair(
-    const std::string& seek_id, const PairingPolicy& policy, std::int64_t now_ms) {
+    const std::string& seek_id, const MatchmakerPolicy& policy, std::int64_t now_ms) {
   auto r = redis_.script(kPair, {},
                          {prefix_, seek_id, std::to_string(now_ms), number(policy.initial_window),
                           number(policy.widening_per_second), number(policy.max_window)});

@@ -40,9 +40,7 @@ std::optional<Seeker> Matchmaker::take(const std::string& seek_id) {
 }
 
 double Matchmaker::window(const Seeker& s, TimePoint now) const {
-  const double waited = std::chrono::duration<double>(now - s.since).count();
-  return std::min(policy_.max_window,
-                  policy_.initial_window + policy_.widening_per_second * std::max(0.0, waited));
+  return policy_.window(std::chrono::duration<double>(now - s.since).count());
 }
 
 std::vector<std::pair<Seeker, Seeker>> Matchmaker::pair(

@@ -278,7 +278,7 @@ TEST_F(DirectoryRace, TwoNodesTakeTheSameCodesExactlyOneGetsEach) {
 
 // ---- The seek pool ----
 
-const PairingPolicy kPolicy{100.0, 50.0, 1000.0};
+const MatchmakerPolicy kPolicy{100.0, 50.0, 1000.0};
 constexpr std::int64_t kT0 = 1'700'000'000'000;  // a wall-clock time in ms
 
 SharedSeek seek(std::string player, double rating, std::int64_t since_ms,
@@ -523,8 +523,6 @@ TEST_F(DirectoryTest, PairAgainstTheMatchmaker) {
                   s.seek_id);
   };
   const TimePoint mm_now = clock_zero + std::chrono::milliseconds(100'000'000);
-  const MatchmakerPolicy mm_policy{kPolicy.initial_window, kPolicy.widening_per_second,
-                                   kPolicy.max_window};
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> rating(1200.0, 1800.0);
   int forced = 0, chosen = 0, unpaired = 0;
@@ -534,7 +532,7 @@ TEST_F(DirectoryTest, PairAgainstTheMatchmaker) {
                        now - 20'000 + 100 * i};
     auto before = ok(dir_->seeks("T"));
     ASSERT_TRUE(ok(dir_->add_seek(s)));
-    Matchmaker mm(mm_policy);
+    Matchmaker mm(kPolicy);
     std::vector<SharedSeek> candidates;
     for (const auto& open : before) {
       ASSERT_TRUE(mm.add(to_seeker(open)));

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "inarow/common/expected.h"
+#include "inarow/server/matchmaker.h"
 #include "inarow/server/redis.h"
 
 namespace inarow::server {
@@ -64,18 +65,10 @@ struct SharedSeek {
   friend bool operator==(const SharedSeek&, const SharedSeek&) = default;
 };
 
-// The matchmaker's windows (MatchmakerPolicy's, in server_core, which this
-// library does not depend on): the same fields and defaults.
-struct PairingPolicy {
-  double initial_window = 100.0;  // rating points either side at once
-  double widening_per_second = 50.0;
-  double max_window = 1000.0;
-};
-
-// A seek's window at now_ms: min(max_window, initial_window +
-// widening_per_second * seconds waited (never less than 0)). The very
-// arithmetic the pairing script does (in doubles, as Lua's numbers are).
-double pairing_window(const SharedSeek& seek, const PairingPolicy& policy, std::int64_t now_ms);
+// A seek's window at now_ms: the matchmaker's (MatchmakerPolicy::window)
+// after the seconds it waited. The very arithmetic the pairing script does
+// (in doubles, as Lua's numbers are).
+double pairing_window(const SharedSeek& seek, const MatchmakerPolicy& policy, std::int64_t now_ms);
 
 class Directory {
  public:
@@ -166,7 +159,7 @@ class Directory {
   // longer-waiting one (smaller since_ms; on a tie, the one added first).
   // nullopt if no seek fits, or `seek_id` is no longer in the pool.
   inarow::expected<std::optional<std::pair<SharedSeek, SharedSeek>>, std::string> pair(
-      const std::string& seek_id, const PairingPolicy& policy, std::int64_t now_ms);
+      const std::string& seek_id, const MatchmakerPolicy& policy, std::int64_t now_ms);
 
  private:
   std::string key(std::string_view kind, std::string_view id) const;

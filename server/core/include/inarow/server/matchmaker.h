@@ -7,6 +7,7 @@
 // a timer.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <optional>
@@ -48,6 +49,12 @@ struct MatchmakerPolicy {
   double initial_window = 100.0;  // rating points either side at once
   double widening_per_second = 50.0;
   double max_window = 1000.0;
+
+  // A seeker's window after waiting this long (never less than at once).
+  double window(double waited_seconds) const {
+    return std::min(max_window,
+                    initial_window + widening_per_second * std::max(0.0, waited_seconds));
+  }
 };
 
 class Matchmaker {
