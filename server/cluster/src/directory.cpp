@@ -291,6 +291,23 @@ inarow::expected<bool, std::string> as_bool(inarow::expected<RedisReply, std::st
   return r->integer != 0;
 }
 
+// Any answer will do (an error is an error).
+inarow::expected<void, std::string> as_void(inarow::expected<RedisReply, std::string> r) {
+  if (!r) return inarow::unexpected(std::move(r).error());
+  return {};
+}
+
+// A lease from its node and generation as Redis holds them (strings).
+std::optional<Lease> decode_lease(const RedisReply& node, const RedisReply& generation) {
+  Lease lease;
+  if (!node.is_string() || !generation.is_string() ||
+      !parse_int(generation.string, lease.generation)) {
+    return std::nullopt;
+  }
+  lease.node_id = node.string;
+  return lease;
+}
+
 inarow::expected<std::optional<std::string>, std::string> as_optional_string(
     inarow::expected<RedisReply, std::string> r, std::string_view what) {
   if (!r) return inarow::unexpected(std::move(r).error());
@@ -320,10 +337,8 @@ inarow::expected<void, std::string> Directory::register_node(const std::string& 
                                                              const std::string& address,
                                                              std::chrono::milliseconds ttl) {
   if (auto ok = check_ttl(ttl); !ok) return ok;
-  auto r = redis_.script(kRegister, {key("node:", node_id), key("nodes", "")},
-                         {node_id, address, millis(ttl)});
-  if (!r) return inarow::unexpected(std::move(r).error());
-  return {};
+  return as_void(redis_.script(kRegister, {key("node:", node_id), key("nodes", "")},
+                               {node_id, address, millis(ttl)}));
 }
 
 inarow::expected<bool, std::string> Directory::heartbeat(const std::string& node_id,
@@ -361,15 +376,12 @@ inarow::expected<Lease, std::string> Directory::claim(const std::string& match_i
   auto r = redis_.script(kClaim, {key("lease:", match_id), key("generation:", match_id)},
                          {node_id, millis(ttl)});
   if (!r) return inarow::unexpected(std::move(r).error());
-  Lease lease;
-  if (!r->is_array() || r->array.size() != 3 || !r->array[0].is_string() ||
-      !r->array[1].is_string() || !r->array[2].is_integer() ||
-      !parse_int(r->array[1].string, lease.generation)) {
-    return inarow::unexpected(unexpected_reply("the claim script"));
-  }
-  lease.node_id = r->array[0].string;
-  lease.ours = r->array[2].integer != 0;
-  return lease;
+  auto lease = r->is_array() && r->array.size() == 3 && r->array[2].is_integer()
+                   ? decode_lease(r->array[0], r->array[1])
+                   : std::nullopt;
+  if (!lease) return inarow::unexpected(unexpected_reply("the claim script"));
+  lease->ours = r->array[2].integer != 0;
+  return *lease;
 }
 
 inarow::expected<bool, std::string> Directory::renew(const std::string& match_id,
@@ -396,20 +408,14 @@ inarow::expected<std::optional<Lease>, std::string> Directory::owner(const std::
   if (!r) return inarow::unexpected(std::move(r).error());
   if (!r->is_array() || r->array.size() != 2) return inarow::unexpected(unexpected_reply("HMGET"));
   if (r->array[0].is_nil()) return std::optional<Lease>();
-  Lease lease;
-  if (!r->array[0].is_string() || !r->array[1].is_string() ||
-      !parse_int(r->array[1].string, lease.generation)) {
-    return inarow::unexpected(unexpected_reply("HMGET"));
-  }
-  lease.node_id = r->array[0].string;
-  lease.ours = !me.empty() && lease.node_id == me;
-  return std::optional<Lease>(std::move(lease));
+  auto lease = decode_lease(r->array[0], r->array[1]);
+  if (!lease) return inarow::unexpected(unexpected_reply("HMGET"));
+  lease->ours = !me.empty() && lease->node_id == me;
+  return lease;
 }
 
 inarow::expected<void, std::string> Directory::forget_match(const std::string& match_id) {
-  auto r = redis_.command({"DEL", key("lease:", match_id), key("generation:", match_id)});
-  if (!r) return inarow::unexpected(std::move(r).error());
-  return {};
+  return as_void(redis_.command({"DEL", key("lease:", match_id), key("generation:", match_id)}));
 }
 
 // ---- Locations ----
@@ -418,9 +424,7 @@ inarow::expected<void, std::string> Directory::set_location(const std::string& p
                                                             const std::string& node_id,
                                                             std::chrono::milliseconds ttl) {
   if (auto ok = check_ttl(ttl); !ok) return ok;
-  auto r = redis_.command({"SET", key("location:", player_id), node_id, "PX", millis(ttl)});
-  if (!r) return inarow::unexpected(std::move(r).error());
-  return {};
+  return as_void(redis_.command({"SET", key("location:", player_id), node_id, "PX", millis(ttl)}));
 }
 
 inarow::expected<std::optional<std::string>, std::string> Directory::location(
