@@ -66,13 +66,33 @@ return live
 )lua");
 
 // ---- Leases ----
+// Each live match is in the sorted set P"live", scored by when its lease
+// runs out in ms by Redis's own clock (TIME: every node's scripts read the
+// one clock the lease's PEXPIRE runs on; Redis 7 replicates a script's
+// effects, so a script may read it and write). Scores go out as integers
+// ('%.0f': exact below 2^53), never as Lua's 14-digit tostring.
+const char* const kLiveLua = R"lua(
+local function now_ms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+local function expiry(ttl)
+  return string.format('%.0f', now_ms() + tonumber(ttl))
+end
+)lua";
 
-// KEYS: lease, generation. ARGV: node, ttl. {node, generation, ours}.
-const Script kClaim(R"lua(
+Script live_script(const char* body) {
+  return Script(std::string(kLiveLua) + body);
+}
+
+// KEYS: lease, generation, live. ARGV: node, ttl, match. {node,
+// generation, ours}.
+const Script kClaim = live_script(R"lua(
 local held = redis.call('HMGET', KEYS[1], 'node', 'gen')
 if held[1] then
   if held[1] == ARGV[1] then
     redis.call('PEXPIRE', KEYS[1], ARGV[2])
+    redis.call('ZADD', KEYS[3], expiry(ARGV[2]), ARGV[3])
     return {held[1], held[2], 1}
   end
   return {held[1], held[2], 0}
@@ -80,27 +100,78 @@ end
 local gen = redis.call('INCR', KEYS[2])
 redis.call('HSET', KEYS[1], 'node', ARGV[1], 'gen', gen)
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('ZADD', KEYS[3], expiry(ARGV[2]), ARGV[3])
 return {ARGV[1], tostring(gen), 1}
 )lua");
 
-// KEYS: lease. ARGV: node, generation, ttl.
-const Script kRenew(R"lua(
+// KEYS: lease, live. ARGV: node, generation, ttl, match.
+const Script kRenew = live_script(R"lua(
 local held = redis.call('HMGET', KEYS[1], 'node', 'gen')
 if held[1] == ARGV[1] and held[2] == ARGV[2] then
   redis.call('PEXPIRE', KEYS[1], ARGV[3])
+  redis.call('ZADD', KEYS[2], expiry(ARGV[3]), ARGV[4])
   return 1
 end
 return 0
 )lua");
 
-// KEYS: lease. ARGV: node, generation.
+// KEYS: live, then n leases. ARGV: node, ttl, then the n matches, then
+// their n generations. A 0 or 1 for each.
+const Script kRenewMany = live_script(R"lua(
+local n = #KEYS - 1
+local until_ms = expiry(ARGV[2])
+local out = {}
+for i = 1, n do
+  local held = redis.call('HMGET', KEYS[1 + i], 'node', 'gen')
+  if held[1] == ARGV[1] and held[2] == ARGV[2 + n + i] then
+    redis.call('PEXPIRE', KEYS[1 + i], ARGV[2])
+    redis.call('ZADD', KEYS[1], until_ms, ARGV[2 + i])
+    out[i] = 1
+  else
+    out[i] = 0
+  end
+end
+return out
+)lua");
+
+// KEYS: lease, live. ARGV: node, generation, match. Released, the match
+// is scored 0: live and nobody's, an orphan at once.
 const Script kRelease(R"lua(
 local held = redis.call('HMGET', KEYS[1], 'node', 'gen')
 if held[1] == ARGV[1] and held[2] == ARGV[2] then
   redis.call('DEL', KEYS[1])
+  redis.call('ZADD', KEYS[2], 0, ARGV[3])
   return 1
 end
 return 0
+)lua");
+
+// KEYS: lease, generation, live. ARGV: match.
+const Script kForget(R"lua(
+redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('ZREM', KEYS[3], ARGV[1])
+return 1
+)lua");
+
+// KEYS: live. ARGV: prefix, limit. Up to `limit` ids scored before now
+// (oldest first) that have no lease: one whose key still lives (its
+// PEXPIRE and its score a millisecond apart) is nobody's orphan.
+const Script kOrphans = live_script(R"lua(
+local limit = tonumber(ARGV[2])
+local before = '(' .. string.format('%.0f', now_ms())
+local out = {}
+local offset = 0
+while #out < limit do
+  local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', before, 'LIMIT', offset, limit)
+  if #ids == 0 then break end
+  for _, id in ipairs(ids) do
+    if #out < limit and redis.call('EXISTS', ARGV[1] .. 'lease:' .. id) == 0 then
+      out[#out + 1] = id
+    end
+  end
+  offset = offset + #ids
+end
+return out
 )lua");
 
 // ---- Locations ----
@@ -373,8 +444,9 @@ inarow::expected<Lease, std::string> Directory::claim(const std::string& match_i
                                                       const std::string& node_id,
                                                       std::chrono::milliseconds ttl) {
   if (auto ok = check_ttl(ttl); !ok) return inarow::unexpected(ok.error());
-  auto r = redis_.script(kClaim, {key("lease:", match_id), key("generation:", match_id)},
-                         {node_id, millis(ttl)});
+  auto r = redis_.script(kClaim,
+                         {key("lease:", match_id), key("generation:", match_id), key("live", "")},
+                         {node_id, millis(ttl), match_id});
   if (!r) return inarow::unexpected(std::move(r).error());
   auto lease = r->is_array() && r->array.size() == 3 && r->array[2].is_integer()
                    ? decode_lease(r->array[0], r->array[1])
@@ -389,17 +461,47 @@ inarow::expected<bool, std::string> Directory::renew(const std::string& match_id
                                                      std::int64_t generation,
                                                      std::chrono::milliseconds ttl) {
   if (auto ok = check_ttl(ttl); !ok) return inarow::unexpected(ok.error());
-  return as_bool(redis_.script(kRenew, {key("lease:", match_id)},
-                               {node_id, std::to_string(generation), millis(ttl)}),
+  return as_bool(redis_.script(kRenew, {key("lease:", match_id), key("live", "")},
+                               {node_id, std::to_string(generation), millis(ttl), match_id}),
                  "the renew script");
+}
+
+inarow::expected<std::vector<bool>, std::string> Directory::renew_many(
+    const std::string& node_id,
+    const std::vector<std::pair<std::string, std::int64_t>>& match_and_generation,
+    std::chrono::milliseconds ttl) {
+  if (auto ok = check_ttl(ttl); !ok) return inarow::unexpected(ok.error());
+  if (match_and_generation.empty()) return std::vector<bool>{};
+  std::vector<std::string> keys{key("live", "")};
+  std::vector<std::string> args{node_id, millis(ttl)};
+  keys.reserve(1 + match_and_generation.size());
+  args.reserve(2 + 2 * match_and_generation.size());
+  for (const auto& [match_id, generation] : match_and_generation) {
+    keys.push_back(key("lease:", match_id));
+    args.push_back(match_id);
+  }
+  for (const auto& [match_id, generation] : match_and_generation)
+    args.push_back(std::to_string(generation));
+  auto r = redis_.script(kRenewMany, keys, args);
+  if (!r) return inarow::unexpected(std::move(r).error());
+  if (!r->is_array() || r->array.size() != match_and_generation.size()) {
+    return inarow::unexpected(unexpected_reply("the renew_many script"));
+  }
+  std::vector<bool> out;
+  out.reserve(r->array.size());
+  for (const RedisReply& renewed : r->array) {
+    if (!renewed.is_integer()) return inarow::unexpected(unexpected_reply("the renew_many script"));
+    out.push_back(renewed.integer != 0);
+  }
+  return out;
 }
 
 inarow::expected<bool, std::string> Directory::release(const std::string& match_id,
                                                        const std::string& node_id,
                                                        std::int64_t generation) {
-  return as_bool(
-      redis_.script(kRelease, {key("lease:", match_id)}, {node_id, std::to_string(generation)}),
-      "the release script");
+  return as_bool(redis_.script(kRelease, {key("lease:", match_id), key("live", "")},
+                               {node_id, std::to_string(generation), match_id}),
+                 "the release script");
 }
 
 inarow::expected<std::optional<Lease>, std::string> Directory::owner(const std::string& match_id,
@@ -415,7 +517,25 @@ inarow::expected<std::optional<Lease>, std::string> Directory::owner(const std::
 }
 
 inarow::expected<void, std::string> Directory::forget_match(const std::string& match_id) {
-  return as_void(redis_.command({"DEL", key("lease:", match_id), key("generation:", match_id)}));
+  return as_void(redis_.script(
+      kForget, {key("lease:", match_id), key("generation:", match_id), key("live", "")},
+      {match_id}));
+}
+
+inarow::expected<std::vector<std::string>, std::string> Directory::orphans(std::size_t limit) {
+  if (limit == 0) return std::vector<std::string>{};
+  auto r = redis_.script(kOrphans, {key("live", "")}, {prefix_, std::to_string(limit)});
+  if (!r) return inarow::unexpected(std::move(r).error());
+  if (!r->is_array() || r->array.size() > limit) {
+    return inarow::unexpected(unexpected_reply("the orphans script"));
+  }
+  std::vector<std::string> out;
+  out.reserve(r->array.size());
+  for (RedisReply& id : r->array) {
+    if (!id.is_string()) return inarow::unexpected(unexpected_reply("the orphans script"));
+    out.push_back(std::move(id.string));
+  }
+  return out;
 }
 
 // ---- Locations ----

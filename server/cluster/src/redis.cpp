@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <sys/time.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
@@ -128,6 +129,18 @@ RedisReply convert(const redisReply* r) {
     default:
       return RedisReply::nil();
   }
+}
+
+// A reply as a value, or its error reply as the error; freed.
+inarow::expected<RedisReply, std::string> take(redisReply* reply) {
+  if (reply->type == REDIS_REPLY_ERROR) {
+    std::string why(reply->str, reply->len);
+    freeReplyObject(reply);
+    return inarow::unexpected(std::move(why));
+  }
+  RedisReply out = convert(reply);
+  freeReplyObject(reply);
+  return out;
 }
 
 // ---- SHA-1 (FIPS 180-4), for script names ----
@@ -386,26 +399,59 @@ inarow::expected<RedisReply, std::string> Redis::run(const std::vector<std::stri
     reply = static_cast<redisReply*>(
         redisCommandArgv(context_, static_cast<int>(argv.size()), data.data(), sizes.data()));
   }
-  if (!reply) {
-    std::string why = context_->errstr[0] ? context_->errstr : "the connection failed";
-    // A read past SO_RCVTIMEO fails with EAGAIN: say so plainly.
-    if (context_->err == REDIS_ERR_IO && why == std::strerror(EAGAIN)) {
-      why = "no reply within " + std::to_string(options_.command_timeout.count()) + " ms";
-    }
-    disconnect();
-    healthy_.store(false, std::memory_order_relaxed);
-    return inarow::unexpected(where() + why + " (connection dropped)");
-  }
+  if (!reply) return inarow::unexpected(fail());
   // A reply came back: the connection works, whatever the reply says.
   healthy_.store(true, std::memory_order_relaxed);
-  if (reply->type == REDIS_REPLY_ERROR) {
-    std::string why(reply->str, reply->len);
-    freeReplyObject(reply);
-    return inarow::unexpected(std::move(why));
+  return take(reply);
+}
+
+inarow::expected<std::vector<inarow::expected<RedisReply, std::string>>, std::string>
+Redis::run_all(const std::vector<std::vector<std::string_view>>& commands) {
+  using Replies = std::vector<inarow::expected<RedisReply, std::string>>;
+  if (commands.empty()) return Replies{};
+  if (!context_) {
+    if (auto made = connect(); !made) {
+      healthy_.store(false, std::memory_order_relaxed);
+      return inarow::unexpected(made.error());
+    }
   }
-  RedisReply out = convert(reply);
-  freeReplyObject(reply);
+  Replies out;
+  out.reserve(commands.size());
+  SigpipeGuard guard;
+  std::vector<const char*> data;
+  std::vector<std::size_t> sizes;
+  for (const auto& argv : commands) {
+    data.clear();
+    sizes.clear();
+    for (const auto& a : argv) {
+      data.push_back(a.data());
+      sizes.push_back(a.size());
+    }
+    // Only appended to the output buffer here (it fails only when out of
+    // memory); the first redisGetReply writes it all.
+    if (redisAppendCommandArgv(context_, static_cast<int>(argv.size()), data.data(),
+                               sizes.data()) != REDIS_OK) {
+      return inarow::unexpected(fail());
+    }
+  }
+  for (std::size_t i = 0; i < commands.size(); ++i) {
+    void* reply = nullptr;
+    if (redisGetReply(context_, &reply) != REDIS_OK || !reply) return inarow::unexpected(fail());
+    healthy_.store(true, std::memory_order_relaxed);
+    out.push_back(take(static_cast<redisReply*>(reply)));
+  }
   return out;
+}
+
+std::string Redis::fail() {
+  std::string why = context_->errstr[0] ? context_->errstr : "the connection failed";
+  // A read past SO_RCVTIMEO fails with EAGAIN: say so plainly.
+  if (context_->err == REDIS_ERR_IO && why == std::strerror(EAGAIN)) {
+    why = "no reply within " + std::to_string(options_.command_timeout.count()) + " ms";
+  }
+  disconnect();
+  healthy_.store(false, std::memory_order_relaxed);
+  return where() + why + " (connection dropped)";
 }
 
 void Redis::report(std::chrono::steady_clock::time_point start, bool ok) {
@@ -438,6 +484,19 @@ inarow::expected<RedisReply, std::string> Redis::command(const std::vector<std::
     return run(std::vector<std::string_view>(args.begin(), args.end()));
   }();
   report(start, out.has_value());
+  return out;
+}
+
+inarow::expected<std::vector<inarow::expected<RedisReply, std::string>>, std::string>
+Redis::pipeline(const std::vector<std::vector<std::string_view>>& commands) {
+  const auto start = std::chrono::steady_clock::now();
+  auto out = [&] {
+    std::lock_guard lock(mutex_);
+    return run_all(commands);
+  }();
+  const bool ok = out && std::all_of(out->begin(), out->end(),
+                                     [](const auto& reply) { return reply.has_value(); });
+  report(start, ok);
   return out;
 }
 

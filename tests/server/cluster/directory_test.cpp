@@ -1,6 +1,7 @@
 // The directory (inarow/server/directory.h) on the shared redis-server,
 // each test under its own key prefix: nodes and their heartbeats, match
 // leases and their generations (and two nodes racing for 200 matches),
+// the live matches and their orphans, renewing many leases at once,
 // player locations, private codes (and two nodes racing to take them), and
 // the seek pool: exact pairs for constructed cases, two nodes adding and
 // pairing 600 seeks at once, and the pairing held up to the Matchmaker's.
@@ -183,6 +184,122 @@ TEST_F(DirectoryTest, ARenewedLeaseOutlivesItsFirstTtl) {
   std::this_thread::sleep_for(150ms);  // 300 ms since the claim
   EXPECT_EQ(ok(dir_->owner("m")), (Lease{"A", 1, false}));
   EXPECT_EQ(ok(dir_->claim("m", "B", 250ms)), (Lease{"A", 1, false}));
+}
+
+// ---- Live matches and take-overs ----
+
+// Redis's clock in ms (TIME), as the scripts read it.
+std::int64_t redis_now_ms(Redis& redis) {
+  auto t = redis.command({"TIME"});
+  EXPECT_TRUE(t) << t.error();
+  if (!t || t->array.size() != 2) return 0;
+  return std::stoll(t->array[0].string) * 1000 + std::stoll(t->array[1].string) / 1000;
+}
+
+TEST_F(DirectoryTest, ALeaseIsAnOrphanOnceItRunsOutOrIsReleasedAndGoneWhenForgotten) {
+  const std::string live = dir_->prefix() + "live";
+  const std::int64_t before = redis_now_ms(*redis_);
+  EXPECT_EQ(ok(dir_->claim("m1", "A", 200ms)), (Lease{"A", 1, true}));
+  const std::int64_t after = redis_now_ms(*redis_);
+  EXPECT_EQ(ok(dir_->claim("m2", "B", 10s)), (Lease{"B", 1, true}));
+  // Scored by when the lease runs out, by Redis's clock.
+  auto score = redis_->command({"ZSCORE", live, "m1"});
+  ASSERT_TRUE(score) << score.error();
+  const std::int64_t until = std::stoll(score->string);
+  EXPECT_GE(until, before + 200);
+  EXPECT_LE(until, after + 200);
+  // Claimed: nobody's orphan.
+  EXPECT_EQ(ok(dir_->orphans(10)), std::vector<std::string>{});
+
+  // m1's owner stops renewing: once its lease runs out, m1 is an orphan.
+  std::this_thread::sleep_for(300ms);
+  EXPECT_EQ(ok(dir_->orphans(10)), std::vector<std::string>{"m1"});
+  // B takes it over: generation 2, and nobody's orphan again.
+  EXPECT_EQ(ok(dir_->claim("m1", "B", 10s)), (Lease{"B", 2, true}));
+  EXPECT_EQ(ok(dir_->orphans(10)), std::vector<std::string>{});
+
+  // Released (a node stopping hands its matches over): an orphan at once.
+  EXPECT_TRUE(ok(dir_->release("m2", "B", 1)));
+  EXPECT_EQ(ok(dir_->orphans(10)), std::vector<std::string>{"m2"});
+  score = redis_->command({"ZSCORE", live, "m2"});
+  ASSERT_TRUE(score) << score.error();
+  EXPECT_EQ(score->string, "0");
+  // A release that is not the owner's changes nothing.
+  EXPECT_FALSE(ok(dir_->release("m1", "A", 1)));
+  EXPECT_EQ(ok(dir_->orphans(10)), std::vector<std::string>{"m2"});
+
+  // The match ended: live no more.
+  ok(dir_->forget_match("m2"));
+  EXPECT_EQ(ok(dir_->orphans(10)), std::vector<std::string>{});
+  score = redis_->command({"ZSCORE", live, "m2"});
+  ASSERT_TRUE(score) << score.error();
+  EXPECT_TRUE(score->is_nil());
+  ok(dir_->forget_match("m1"));
+  auto count = redis_->command({"ZCARD", live});
+  ASSERT_TRUE(count) << count.error();
+  EXPECT_EQ(count->integer, 0);
+}
+
+TEST_F(DirectoryTest, ARenewedLeaseIsNoOrphanPastItsFirstTtl) {
+  EXPECT_EQ(ok(dir_->claim("m", "A", 250ms)), (Lease{"A", 1, true}));
+  std::this_thread::sleep_for(150ms);
+  EXPECT_TRUE(ok(dir_->renew("m", "A", 1, 250ms)));
+  std::this_thread::sleep_for(150ms);  // 300 ms since the claim
+  EXPECT_EQ(ok(dir_->orphans(10)), std::vector<std::string>{});
+  EXPECT_FALSE(ok(dir_->renew("m", "A", 2, 10s)));  // not ours at 2: the score stays
+  std::this_thread::sleep_for(250ms);
+  EXPECT_EQ(ok(dir_->orphans(10)), std::vector<std::string>{"m"});
+}
+
+// Released ones first (scored 0, by id), then by when the lease ran out;
+// a live lease is skipped however the scores lie.
+TEST_F(DirectoryTest, OrphansLongestOrphanedFirstUpToTheLimit) {
+  EXPECT_EQ(ok(dir_->claim("d", "A", 100ms)), (Lease{"A", 1, true}));
+  EXPECT_EQ(ok(dir_->claim("c", "A", 150ms)), (Lease{"A", 1, true}));
+  EXPECT_EQ(ok(dir_->claim("b", "A", 200ms)), (Lease{"A", 1, true}));
+  EXPECT_EQ(ok(dir_->claim("a", "A", 250ms)), (Lease{"A", 1, true}));
+  EXPECT_EQ(ok(dir_->claim("y", "A", 10s)), (Lease{"A", 1, true}));
+  EXPECT_EQ(ok(dir_->claim("x", "A", 10s)), (Lease{"A", 1, true}));
+  EXPECT_EQ(ok(dir_->claim("alive", "B", 10s)), (Lease{"B", 1, true}));
+  EXPECT_TRUE(ok(dir_->release("y", "A", 1)));
+  EXPECT_TRUE(ok(dir_->release("x", "A", 1)));
+  // A lease that lives whatever its score says (scored by hand in the past).
+  ASSERT_TRUE(redis_->command({"ZADD", dir_->prefix() + "live", "1", "alive"}));
+  std::this_thread::sleep_for(350ms);
+  EXPECT_EQ(ok(dir_->orphans(10)), (std::vector<std::string>{"x", "y", "d", "c", "b", "a"}));
+  EXPECT_EQ(ok(dir_->orphans(6)), (std::vector<std::string>{"x", "y", "d", "c", "b", "a"}));
+  EXPECT_EQ(ok(dir_->orphans(3)), (std::vector<std::string>{"x", "y", "d"}));
+  EXPECT_EQ(ok(dir_->orphans(1)), (std::vector<std::string>{"x"}));
+  EXPECT_EQ(ok(dir_->orphans(0)), std::vector<std::string>{});
+}
+
+TEST_F(DirectoryTest, RenewManyRenewsExactlyTheLeasesStillOurs) {
+  EXPECT_EQ(ok(dir_->claim("ours", "A", 10s)), (Lease{"A", 1, true}));
+  EXPECT_EQ(ok(dir_->claim("other-gen", "A", 10s)), (Lease{"A", 1, true}));
+  EXPECT_EQ(ok(dir_->claim("theirs", "B", 10s)), (Lease{"B", 1, true}));
+  EXPECT_EQ(ok(dir_->claim("expired", "A", 150ms)), (Lease{"A", 1, true}));
+  EXPECT_EQ(ok(dir_->claim("short", "A", 300ms)), (Lease{"A", 1, true}));
+  // "taken": A's at 1 ran out, and B took it at 2.
+  EXPECT_EQ(ok(dir_->claim("taken", "A", 150ms)), (Lease{"A", 1, true}));
+  std::this_thread::sleep_for(200ms);
+  EXPECT_EQ(ok(dir_->claim("taken", "B", 10s)), (Lease{"B", 2, true}));
+
+  const std::vector<std::pair<std::string, std::int64_t>> mine{
+      {"ours", 1},  {"other-gen", 2}, {"theirs", 1}, {"expired", 1},
+      {"never", 1}, {"short", 1},     {"taken", 1}};
+  EXPECT_EQ(ok(dir_->renew_many("A", mine, 10s)),
+            (std::vector<bool>{true, false, false, false, false, true, false}));
+  // "short" had 100 ms left: renewed, it outlives them.
+  std::this_thread::sleep_for(200ms);
+  EXPECT_EQ(ok(dir_->owner("short")), (Lease{"A", 1, false}));
+  EXPECT_EQ(ok(dir_->owner("taken")), (Lease{"B", 2, false}));
+  // Only what ran out unrenewed is an orphan ("never" was never live).
+  EXPECT_EQ(ok(dir_->orphans(10)), std::vector<std::string>{"expired"});
+
+  EXPECT_EQ(ok(dir_->renew_many("A", {}, 10s)), std::vector<bool>{});
+  auto zero = dir_->renew_many("A", mine, 0ms);
+  ASSERT_FALSE(zero);
+  EXPECT_EQ(zero.error(), "a TTL must be positive");
 }
 
 TEST_F(DirectoryRace, TwoNodesClaimTheSameMatchesExactlyOneWinsEach) {

@@ -1,7 +1,8 @@
 // The Redis connection (inarow/server/redis.h): URLs and labels, opening
 // (refused, passwords, databases), replies decoded, binary safety, error
-// replies, timeouts, scripts by hash, and a redis-server restarted under a
-// live connection; on the redis-servers of redis_instance.h.
+// replies, pipelines, timeouts, scripts by hash, and a redis-server
+// restarted under a live connection; on the redis-servers of
+// redis_instance.h.
 #include "inarow/server/redis.h"
 
 #include <gtest/gtest.h>
@@ -373,6 +374,63 @@ TEST_F(RedisTest, ScriptsRunByHashAndComeBackAfterAFlush) {
   auto failed = redis_->script(Script("return redis.error_reply('ERR nope')"), {}, {});
   ASSERT_FALSE(failed);
   EXPECT_EQ(failed.error(), "ERR nope");
+}
+
+// Many commands, one round trip: each reply in its place, an error reply
+// only its own command's.
+TEST_F(RedisTest, APipelineAnswersEachCommandInOrder) {
+  const std::string value("x\0y", 3);
+  const std::string k = key("piped");
+  std::vector<std::vector<std::string_view>> commands{
+      {"SET", k, value}, {"NOSUCHCOMMAND"}, {"GET", k}, {"INCR", k}, {"STRLEN", k}};
+  auto r = redis_->pipeline(commands);
+  ASSERT_TRUE(r) << r.error();
+  ASSERT_EQ(r->size(), 5u);
+  ASSERT_TRUE((*r)[0]);
+  EXPECT_EQ((*r)[0]->string, "OK");
+  ASSERT_FALSE((*r)[1]);
+  EXPECT_TRUE((*r)[1].error().starts_with("ERR unknown command")) << (*r)[1].error();
+  ASSERT_TRUE((*r)[2]);
+  EXPECT_EQ((*r)[2]->string, value);
+  ASSERT_FALSE((*r)[3]);
+  EXPECT_EQ((*r)[3].error(), "ERR value is not an integer or out of range");
+  ASSERT_TRUE((*r)[4]);
+  EXPECT_EQ((*r)[4]->integer, 3);
+  EXPECT_TRUE(redis_->healthy());
+
+  auto none = redis_->pipeline({});
+  ASSERT_TRUE(none) << none.error();
+  EXPECT_TRUE(none->empty());
+
+  std::vector<std::pair<double, bool>> seen;
+  redis_->on_latency([&](double seconds, bool ok) { seen.emplace_back(seconds, ok); });
+  ASSERT_TRUE(redis_->pipeline({{"PING"}, {"PING"}}));
+  ASSERT_TRUE(redis_->pipeline({{"PING"}, {"NOSUCHCOMMAND"}}));
+  ASSERT_EQ(seen.size(), 2u);  // one report a call; ok only if every reply is
+  EXPECT_TRUE(seen[0].second);
+  EXPECT_FALSE(seen[1].second);
+}
+
+// A pipeline that loses its connection fails whole, as one command would.
+TEST(RedisTimeout, APipelinePastItsTimeoutFailsWholeAndTheNextConnectsAgain) {
+  RedisInstance* server = RedisInstance::shared();
+  ASSERT_NE(server, nullptr) << RedisInstance::shared_error();
+  RedisOptions options;
+  options.command_timeout = 100ms;
+  auto opened = open_redis(server->url(), options);
+  ASSERT_TRUE(opened) << opened.error();
+  Redis& redis = **opened;
+  const std::string k = inarow::testing::test_prefix() + "empty";
+  auto late = redis.pipeline({{"ECHO", "first"}, {"BLPOP", k, "0.5"}, {"ECHO", "last"}});
+  ASSERT_FALSE(late);
+  EXPECT_EQ(late.error(), "Redis at 127.0.0.1 port " + std::to_string(server->port()) +
+                              ": no reply within 100 ms (connection dropped)");
+  EXPECT_FALSE(redis.healthy());
+  auto next = redis.pipeline({{"ECHO", "fresh"}});
+  ASSERT_TRUE(next) << next.error();
+  ASSERT_EQ(next->size(), 1u);
+  EXPECT_EQ((*next)[0]->string, "fresh");
+  EXPECT_TRUE(redis.healthy());
 }
 
 TEST(RedisTimeout, ACommandPastItsTimeoutDropsTheConnectionAndTheNextConnectsAgain) {

@@ -1,10 +1,11 @@
 // What the nodes of a multi-node deployment agree on, held in Redis: the
 // live nodes, who owns each live match (a lease with a fencing
-// generation), where each player is connected, the private codes waiting
-// for their second player, and the shared seek pool. Every operation that
-// reads and then writes is one Lua script, so it is atomic across nodes;
-// every other is one command. Times are milliseconds, TTLs set with
-// PX/PEXPIRE; every key starts with the Redis's options().prefix.
+// generation) and which live matches nobody owns (to take over), where
+// each player is connected, the private codes waiting for their second
+// player, and the shared seek pool. Every operation that reads and then
+// writes is one Lua script, so it is atomic across nodes; every other is
+// one command. Times are milliseconds, TTLs set with PX/PEXPIRE; every key
+// starts with the Redis's options().prefix.
 //
 // For one Redis (with or without replicas), not Redis Cluster: the seek
 // pool's scripts touch keys they find as they go (the seeks in a rating
@@ -13,7 +14,9 @@
 // Keys (P = the prefix): P"nodes" (a set of node ids), P"node:"ID (its
 // address, with the node's TTL), P"lease:"MATCH (a hash: node, gen, with
 // the lease's TTL), P"generation:"MATCH (the match's fencing counter,
-// persistent), P"location:"PLAYER (a node id), P"private:"CODE (bytes),
+// persistent), P"live" (a sorted set of the live matches' ids, each scored
+// by when its lease runs out, in ms by Redis's clock; 0 once released),
+// P"location:"PLAYER (a node id), P"private:"CODE (bytes),
 // P"seek:"ID (a hash per seek), P"pool:"TERMS (a sorted set of seek ids
 // by rating), P"pool" (every seek id, by when it was added), P"seeker:"
 // PLAYER (their seek's id), P"seek-seq" (the counter that orders seeks).
@@ -93,6 +96,11 @@ class Directory {
   inarow::expected<bool, std::string> deregister(const std::string& node_id);
 
   // ---- Match leases ----
+  // A match is live from its first claim to forget_match(): while it is,
+  // it is in the live set with when its lease runs out (claim and renew
+  // set that), so that a node finds the matches whose owner died
+  // (orphans()) and takes them over (claim, then the store).
+  //
   // No live lease: takes it for `ttl`, bumping the match's generation (a
   // counter that survives the lease's expiry), ours = true. The lease is
   // already this node's: extends it to `ttl`, the same generation, ours =
@@ -105,16 +113,30 @@ class Directory {
   // generation); false otherwise (expired, or taken by another).
   inarow::expected<bool, std::string> renew(const std::string& match_id, const std::string& node_id,
                                             std::int64_t generation, std::chrono::milliseconds ttl);
+  // renew() for many leases of `node_id`'s in one round trip (a node
+  // renews all its matches so): for each (match, generation), in order,
+  // whether its lease was still exactly that and is extended to `ttl`.
+  inarow::expected<std::vector<bool>, std::string> renew_many(
+      const std::string& node_id,
+      const std::vector<std::pair<std::string, std::int64_t>>& match_and_generation,
+      std::chrono::milliseconds ttl);
   // Drops the lease if it is exactly (node_id, generation); the generation
-  // counter stays, so the next claim takes a newer one.
+  // counter stays, so the next claim takes a newer one. The match stays
+  // live and is an orphan at once: a node that stops hands its matches
+  // over so, without making anyone wait for the TTL.
   inarow::expected<bool, std::string> release(const std::string& match_id,
                                               const std::string& node_id, std::int64_t generation);
   // The live lease, if any; ours says whether it is `me`'s (false if `me`
   // is empty).
   inarow::expected<std::optional<Lease>, std::string> owner(const std::string& match_id,
                                                             std::string_view me = {});
-  // The match ended: its lease and its generation counter are dropped.
+  // The match ended: its lease and its generation counter are dropped,
+  // and it is live no more.
   inarow::expected<void, std::string> forget_match(const std::string& match_id);
+  // Up to `limit` live matches that nobody owns: released, or whose lease
+  // ran out (by Redis's clock) and was not claimed since. The longest
+  // orphaned first (released ones before all, by id).
+  inarow::expected<std::vector<std::string>, std::string> orphans(std::size_t limit);
 
   // ---- Player locations ----
   inarow::expected<void, std::string> set_location(const std::string& player_id,

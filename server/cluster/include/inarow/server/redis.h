@@ -115,13 +115,22 @@ class Redis {
   inarow::expected<RedisReply, std::string> command(std::initializer_list<std::string_view> args);
   inarow::expected<RedisReply, std::string> command(const std::vector<std::string>& args);
 
+  // Sends every command, then reads every reply: one round trip for all
+  // (the node bus sends a batch of messages so). The replies in order, each
+  // a value or that command's error reply (the others run regardless: this
+  // is not MULTI). A transport failure fails the whole call and drops the
+  // connection, as for command(): some of the commands may have run, and
+  // none is retried. No commands: no replies, and nothing is sent.
+  inarow::expected<std::vector<inarow::expected<RedisReply, std::string>>, std::string> pipeline(
+      const std::vector<std::vector<std::string_view>>& commands);
+
   // EVALSHA, falling back to EVAL (which also loads it again) on NOSCRIPT:
   // a Redis restarted, or SCRIPT FLUSHed, has forgotten every script.
   inarow::expected<RedisReply, std::string> script(const Script& s,
                                                    const std::vector<std::string>& keys,
                                                    const std::vector<std::string>& args);
 
-  // Called after every command() and script() call, outside the lock, with
+  // Called after every command(), pipeline() and script() call, outside the lock, with
   // its duration in seconds (connecting again included) and whether it
   // succeeded (no transport failure, no error reply): for /metrics.
   // Replaces any callback set before. The callback must not throw.
@@ -141,6 +150,12 @@ class Redis {
   // Connects (if not connected), sends argv and reads the reply; the
   // caller holds mutex_. A transport failure drops the connection.
   inarow::expected<RedisReply, std::string> run(const std::vector<std::string_view>& argv);
+  // The same for many commands, sent before any reply is read.
+  inarow::expected<std::vector<inarow::expected<RedisReply, std::string>>, std::string> run_all(
+      const std::vector<std::vector<std::string_view>>& commands);
+  // The transport failure the connection shows, which is dropped: the
+  // error every failed call returns.
+  std::string fail();
   inarow::expected<void, std::string> connect();
   void disconnect();
   // "Redis at HOST port PORT: " (what every transport error starts with).
