@@ -5,10 +5,12 @@
 // error, which changes nothing.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "inarow/engine/game.h"
@@ -99,8 +101,12 @@ TEST(History, MyGamesComeNewestFirstInPagesWithTheirRatingChanges) {
   c.hello("ann");
   std::string ids[3];
   v1::MatchEvent ends[3];
-  for (int i = 0; i < 3; ++i)
+  for (int i = 0; i < 3; ++i) {
     ends[i] = lose_to_the_bot(c, ids[i]);
+    // Each ends in a millisecond of its own: games that end together are
+    // listed by id, which says nothing of which came first.
+    std::this_thread::sleep_for(std::chrono::milliseconds(3));
+  }
 
   const auto first = c.request(list_games_message({}, 2));
   ASSERT_TRUE(first.has_game_list()) << first.DebugString();
