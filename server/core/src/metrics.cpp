@@ -90,6 +90,21 @@ std::string Metrics::render() const {
   counter(out, "inarow_cluster_nodes",
           "Nodes alive in the cluster, as the last heartbeat saw them.", "gauge",
           cluster_nodes.load());
+  counter(out, "inarow_matches_owned", "Live matches this node owns (holds the lease of).", "gauge",
+          matches_owned.load());
+  counter(out, "inarow_lease_renewals_total", "Match leases this node renewed.", "counter",
+          lease_renewals.load());
+  counter(out, "inarow_leases_lost_total", "Match leases this node found lapsed or taken.",
+          "counter", leases_lost.load());
+  counter(out, "inarow_forwarded_total",
+          "Client messages this node forwarded to the node owning their match.", "counter",
+          forwarded.load());
+  counter(out, "inarow_relayed_in_total",
+          "Client messages of other nodes' clients this node served for them.", "counter",
+          relayed_in.load());
+  counter(out, "inarow_bus_gaps_total",
+          "Times messages from another node were lost (its links' clients resume).", "counter",
+          bus_gaps.load());
   return out;
 }
 

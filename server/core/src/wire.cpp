@@ -29,6 +29,10 @@ std::shared_ptr<const Outgoing> Outgoing::event(std::string_view encoded_event) 
   return std::make_shared<const Outgoing>(Encoded{}, std::move(frame));
 }
 
+std::shared_ptr<const Outgoing> Outgoing::encoded(std::string binary) {
+  return std::make_shared<const Outgoing>(Encoded{}, std::move(binary));
+}
+
 const std::string& Outgoing::payload(bool text) const {
   if (text) {
     std::call_once(text_once_, [this] {

@@ -307,9 +307,10 @@ void Identity::welcome(const ConnectionPtr& connection, Player& player, std::uin
                        bool resumed, const v1::Hello& hello, const std::string& token,
                        const std::string& token_hash, bool signed_in) {
   const bool was_away = live_connections(player).empty();
+  const bool was_offline = !online_here(player);
   connections_[connection.get()] = ConnectionEntry{connection, player.id, {}, token_hash};
   player.connections.push_back(connection);
-  if (was_away && !player.bot) ++online_;
+  if (was_offline && !player.bot) ++online_;
 
   v1::ServerMessage m;
   m.set_request_id(request_id);
@@ -338,8 +339,15 @@ void Identity::welcome(const ConnectionPtr& connection, Player& player, std::uin
     seated.push_back(std::move(match));
   }
   send(metrics_, connection, make_outgoing(std::move(m)));
-  if (was_away && !player.bot && online_changed) online_changed(player.id, true);
+  if (was_offline && !player.bot && online_changed) online_changed(player.id, true);
 
+  // Matches of a cluster's other nodes come back where they are.
+  if (resume_elsewhere) {
+    for (const auto& cursor : hello.resume()) {
+      if (!matches_.find(cursor.match_id()))
+        resume_elsewhere(connection, player.id, cursor.match_id(), cursor.last_seq());
+    }
+  }
   // Back in every match: the missed events, the full state, then "I'm back".
   for (auto& match : seated) {
     std::optional<std::uint64_t> after;
@@ -392,7 +400,7 @@ std::optional<Identity::Departure> Identity::disconnected(const ConnectionPtr& c
       return !s || s == connection;
     });
     d.last = p->connections.empty();
-    if (d.last && !p->bot && online_ > 0) {
+    if (!connection->relayed() && !online_here(*p) && !p->bot && online_ > 0) {
       --online_;
       if (online_changed) online_changed(d.player_id, false);
     }
@@ -400,9 +408,37 @@ std::optional<Identity::Departure> Identity::disconnected(const ConnectionPtr& c
   return d;
 }
 
+bool Identity::online_here(const Player& player) {
+  return std::any_of(player.connections.begin(), player.connections.end(),
+                     [](const std::weak_ptr<Connection>& w) {
+                       auto c = w.lock();
+                       return c && !c->relayed();
+                     });
+}
+
+void Identity::adopt(const ConnectionPtr& relayed, const std::string& player_id,
+                     std::shared_ptr<const void> owner, Replay replay,
+                     std::function<void(Player*)> then) {
+  if (connections_.contains(relayed.get())) return;
+  begin_greeting(relayed.get());
+  look_up(Key::id, player_id, std::move(owner),
+          [this, relayed, replay = std::move(replay), then = std::move(then)](Player* p) {
+            end_greeting(relayed, replay, [&] {
+              if (!p || p->bot) {
+                relayed->close(CloseKind::policy_violation);
+                return then(nullptr);
+              }
+              connections_[relayed.get()] = ConnectionEntry{relayed, p->id, {}, {}};
+              p->connections.push_back(relayed);
+              then(p);
+            });
+          });
+}
+
 std::vector<std::string> Identity::online_players() {
   std::vector<std::string> ids;
   for (const auto& [key, entry] : connections_) {
+    if (auto c = entry.connection.lock(); !c || c->relayed()) continue;
     const Player* p = find(entry.player_id);
     if (p && !p->bot) ids.push_back(entry.player_id);
   }

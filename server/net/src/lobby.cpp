@@ -69,6 +69,22 @@ Expected<void> Lobby::seek(const std::string& player, const v1::Seek& seek) {
   // Rated unless it says otherwise: clients from before the field seek rated games.
   const bool rated = seek.has_rated() ? seek.rated() : true;
   const double rating = services_->ratings.get(player, terms->variant.name).rating;
+  if (elsewhere_) {
+    // One pool for the whole cluster: paired there, made by whichever
+    // node's seek completes a pair.
+    if (elsewhere_->seeking(player)) {
+      return fail_with(ProtocolError::already_seeking, "already seeking a game");
+    }
+    SharedSeek shared;
+    shared.seek_id = fmt::format("{}/s{}", elsewhere_->node_id(), ++seek_count_);
+    shared.player_id = player;
+    shared.node_id = elsewhere_->node_id();
+    shared.terms = seek_terms(terms->variant, terms->clock, rated);
+    shared.rating = rating;
+    shared.since_ms = unix_ms();
+    elsewhere_->seek(std::move(shared));
+    return {};
+  }
   Seeker s(player, std::move(terms->variant), terms->clock, rating, SteadyClock::now(), rated,
            fmt::format("s{}", seek_count_ + 1));
   if (!matchmaker_.add(std::move(s))) {
@@ -81,6 +97,7 @@ Expected<void> Lobby::seek(const std::string& player, const v1::Seek& seek) {
 }
 
 bool Lobby::cancel_seek(const std::string& player) {
+  if (elsewhere_) return elsewhere_->cancel_seek(player);
   if (!matchmaker_.remove(player)) return false;
   feed_changed();
   return true;
@@ -242,8 +259,7 @@ Expected<std::string> Lobby::create_private(const std::string& player,
     return inarow::unexpected(ok.error());
   // One open private game per player: a new one replaces the old. The
   // creator is held while theirs is open (joining reads their rating).
-  if (std::erase_if(privates_, [&](const auto& kv) { return kv.second.creator == player; }) == 0)
-    identity_.pin(identity_.at(player));
+  if (drop_privates_of(player) == 0) identity_.pin(identity_.at(player));
   static constexpr char kAlphabet[] = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
   std::string code;
   do {
@@ -253,6 +269,7 @@ Expected<std::string> Lobby::create_private(const std::string& player,
   } while (privates_.contains(code));
   privates_[code] = PrivateGame{player, std::move(terms->variant), terms->clock,
                                 from_proto(req.side()).value_or(Side::first), req.rated()};
+  if (elsewhere_) elsewhere_->code_opened(code);
   return code;
 }
 
@@ -274,6 +291,7 @@ Expected<std::string> Lobby::join_private(const std::string& player, const v1::J
   PrivateGame game = it->second;
   const std::string code = it->first;
   privates_.erase(it);
+  if (elsewhere_) elsewhere_->code_closed(code);
   std::array<std::string, 2> seats;
   seats[index(game.side)] = game.creator;
   seats[index(opponent(game.side))] = player;
@@ -390,9 +408,56 @@ void Lobby::player_left(const std::string& player) {
     if (ec || shutting_down_) return;
     Player* p = identity_.find(player);
     if (!p || p->departures != departure || !identity_.live_connections(*p).empty()) return;
-    if (std::erase_if(privates_, [&](const auto& kv) { return kv.second.creator == player; }) > 0)
-      identity_.unpin(player);
+    if (drop_privates_of(player) > 0) identity_.unpin(player);
   });
+}
+
+std::size_t Lobby::drop_privates_of(const std::string& player) {
+  return std::erase_if(privates_, [&](const auto& kv) {
+    if (kv.second.creator != player) return false;
+    if (elsewhere_) elsewhere_->code_closed(kv.first);
+    return true;
+  });
+}
+
+std::string Lobby::seek_terms(const Variant& variant, ClockSetting clock, bool rated) {
+  return fmt::format("{}|{}|{}|{}", variant.name, clock.initial.count(), clock.increment.count(),
+                     rated ? 1 : 0);
+}
+
+void Lobby::paired(SharedSeek first, SharedSeek second) {
+  // The terms say the game: "variant|initial|increment|rated".
+  std::vector<std::string> parts;
+  for (std::size_t at = 0;;) {
+    const auto bar = first.terms.find('|', at);
+    parts.push_back(first.terms.substr(at, bar - at));
+    if (bar == std::string::npos) break;
+    at = bar + 1;
+  }
+  if (parts.size() != 4) return;
+  v1::TimeControl tc;
+  tc.set_initial_ms(std::stoll(parts[1]));
+  tc.set_increment_ms(std::stoll(parts[2]));
+  auto terms = check_game(parts[0], tc);
+  if (!terms) return;
+  const bool rated = parts[3] == "1";
+  // Both players held before the match is made (one may be another node's,
+  // read from the store now).
+  auto owner = owner_.lock();
+  identity_.look_up(
+      Identity::Key::id, first.player_id, owner,
+      [this, owner, first, second, terms = std::move(*terms), rated](Player* a) mutable {
+        if (!a) return;
+        identity_.pin(*a);
+        identity_.look_up(Identity::Key::id, second.player_id, owner,
+                          [this, first, second, terms = std::move(terms), rated](Player* b) {
+                            if (b && !shutting_down_) {
+                              create_match(terms.variant, v1::MATCH_KIND_SEEK, rated, terms.clock,
+                                           {first.player_id, second.player_id}, {});
+                            }
+                            identity_.unpin(first.player_id);
+                          });
+      });
 }
 
 Seat Lobby::seat_for(const Player& p, const Variant& v, std::string level) const {
@@ -432,6 +497,13 @@ std::shared_ptr<MatchActor> Lobby::create_match(Variant variant, v1::MatchKind k
   spdlog::debug("match_started match={} variant={} first={} second={}", actor->id(),
                 actor->setup().variant.name, seat_ids[0], seat_ids[1]);
   actor->start(std::move(seated));
+  if (elsewhere_) {
+    elsewhere_->match_made(actor->id());
+    for (const std::string& id : seat_ids) {
+      if (Player* p = identity_.find(id); p && !p->bot && !Identity::online_here(*p))
+        elsewhere_->seated_away(actor->id(), id);
+    }
+  }
   return actor;
 }
 

@@ -67,7 +67,8 @@ std::int64_t last_known_alive(Store& store, const std::vector<MatchRecord>& live
 }
 
 int restore_from_store(Store& store, Identity& identity, MatchRegistry& matches,
-                       const std::shared_ptr<MatchServices>& services) {
+                       const std::shared_ptr<MatchServices>& services,
+                       const std::function<bool(const MatchRecord&)>& take) {
   // Bots are always held (with their ratings); people only while they are
   // seated in a live match, until it ends, or while they are connected.
   for (const bots::Level& level : bots::levels()) {
@@ -79,6 +80,7 @@ int restore_from_store(Store& store, Identity& identity, MatchRegistry& matches,
   const std::int64_t now_ms = unix_ms();
   std::vector<StoreOp> clock_from;
   for (const MatchRecord& rec : live) {
+    if (take && !take(rec)) continue;
     auto setup = setup_of(rec);
     if (!setup) {
       spdlog::warn("restore_skipped match={} reason=\"no start event\"", rec.id);

@@ -100,6 +100,8 @@ struct Router::State : std::enable_shared_from_this<Router::State> {
   // the reading threads.
   // A cluster's node: told of people coming and going (Router::on_presence).
   std::function<void(const std::string&, bool)> on_presence;
+  // A cluster's node: where matches, codes and seeks of other nodes go.
+  std::shared_ptr<Elsewhere> elsewhere;
   std::atomic<bool> shutting_down{false};
 
   void on_receive(const ConnectionPtr& from, v1::ClientMessage& message);
@@ -131,7 +133,10 @@ Router::Router(asio::io_context& ioc, asio::thread_pool& bot_workers, const Serv
   // A match's end comes from its strand; the lobby hears of it on ours.
   state_->services->match_ended = [weak = std::weak_ptr<State>(state_)](const std::string& id) {
     if (auto state = weak.lock()) {
-      asio::post(state->strand, [state, id] { state->lobby.match_ended(id); });
+      asio::post(state->strand, [state, id] {
+        state->lobby.match_ended(id);
+        if (state->elsewhere) state->elsewhere->match_ended(id);
+      });
     }
   };
 }
@@ -146,8 +151,8 @@ Router::~Router() {
   state_->matches.clear();
 }
 
-void Router::restore() {
-  restore_from_store(state_->store, state_->identity, state_->matches, state_->services);
+void Router::restore(const std::function<bool(const MatchRecord&)>& take) {
+  restore_from_store(state_->store, state_->identity, state_->matches, state_->services, take);
 }
 
 void Router::read_store_on(asio::thread_pool& readers) {
@@ -174,6 +179,7 @@ void Router::disconnected(const ConnectionPtr& connection) {
   asio::post(state_->strand, [state = state_, connection] {
     state->routes.forget(connection.get());
     state->lobby.unfollow(connection.get());
+    if (state->elsewhere && !connection->relayed()) state->elsewhere->gone(connection.get());
     auto gone = state->identity.disconnected(connection);
     if (!gone) return;
     for (const std::string& id : gone->watching) {
@@ -206,6 +212,74 @@ void Router::on_presence(std::function<void(const std::string&, bool)> told) {
 void Router::online_players(std::function<void(std::vector<std::string>)> then) {
   asio::post(state_->strand,
              [state = state_, then = std::move(then)] { then(state->identity.online_players()); });
+}
+
+void Router::send_elsewhere(std::shared_ptr<Elsewhere> elsewhere) {
+  asio::post(state_->strand, [state = state_, elsewhere = std::move(elsewhere)]() mutable {
+    state->elsewhere = std::move(elsewhere);
+    state->lobby.send_elsewhere(state->elsewhere.get());
+    state->identity.resume_elsewhere = [state = state.get()](
+                                           const ConnectionPtr& c, const std::string& player,
+                                           const std::string& match_id, std::uint64_t after) {
+      state->elsewhere->resume(c, player, match_id, after);
+    };
+  });
+}
+
+void Router::adopt(ConnectionPtr relayed, std::string player_id) {
+  asio::post(state_->strand, [state = state_, relayed = std::move(relayed),
+                              player_id = std::move(player_id)] {
+    state->identity.adopt(
+        relayed, player_id, state,
+        [state](const ConnectionPtr& c, v1::ClientMessage& m) { state->on_receive(c, m); },
+        [](Player*) {});
+  });
+}
+
+void Router::attach_seated(ConnectionPtr relayed, std::string match_id,
+                           std::optional<std::uint64_t> after_seq) {
+  asio::post(state_->strand, [state = state_, relayed = std::move(relayed),
+                              match_id = std::move(match_id), after_seq] {
+    const std::string* player = state->identity.player_of(relayed.get());
+    auto match = state->matches.find(match_id);
+    if (!player || !match) {
+      // The player's node is told the match is not here: it resumes no more.
+      state->send_error(relayed, 0, {ProtocolError::unknown_match, "no match " + match_id},
+                        match_id);
+      return;
+    }
+    const auto side = match->seat_of(*player);
+    if (!side) {
+      state->send_error(relayed, 0, {ProtocolError::not_seated, "you do not play in this match"},
+                        match_id);
+      return;
+    }
+    match->attach(relayed, side, after_seq, 0);
+    // Back, unless another connection of theirs had them here already.
+    Player* p = state->identity.find(*player);
+    if (p && state->identity.live_connections(*p).size() == 1) match->presence(*side, true);
+  });
+}
+
+void Router::seated_elsewhere(
+    std::string match_id, std::string player_id,
+    std::function<void(const ConnectionPtr&, const std::string&)> attach) {
+  asio::post(state_->strand, [state = state_, match_id = std::move(match_id),
+                              player_id = std::move(player_id), attach = std::move(attach)] {
+    Player* player = state->identity.find(player_id);
+    if (!player) return;
+    for (const auto& weak : state->identity.live_connections(*player)) {
+      auto c = weak.lock();
+      if (c && !c->relayed()) attach(c, player_id);
+    }
+  });
+}
+
+void Router::paired(SharedSeek first, SharedSeek second) {
+  asio::post(state_->strand,
+             [state = state_, first = std::move(first), second = std::move(second)]() mutable {
+               state->lobby.paired(std::move(first), std::move(second));
+             });
 }
 
 void Router::shutdown() {
@@ -259,6 +333,10 @@ void Router::State::on_receive(const ConnectionPtr& from, v1::ClientMessage& msg
 
   if (const MatchCommand* command = find_match_command(msg)) {
     const std::string match_id = command->match_id(msg);
+    if (elsewhere && !from->relayed() && !matches.find(match_id)) {
+      elsewhere->forward(from, player_id, match_id, std::move(msg));
+      return;
+    }
     auto match = match_for(match_id);
     if (!match) return;
     auto side = match->seat_of(player_id);
@@ -311,6 +389,11 @@ void Router::State::on_receive(const ConnectionPtr& from, v1::ClientMessage& msg
       }
       break;
     case v1::ClientMessage::kJoinPrivate:
+      if (elsewhere && !from->relayed() && !lobby.holds_code(msg.join_private().code())) {
+        const std::string code = msg.join_private().code();
+        elsewhere->forward_code(from, player_id, code, std::move(msg));
+        break;
+      }
       answer(lobby.join_private(player_id, msg.join_private()));
       break;
     case v1::ClientMessage::kRematch:
@@ -326,6 +409,11 @@ void Router::State::on_receive(const ConnectionPtr& from, v1::ClientMessage& msg
       }
       break;
     case v1::ClientMessage::kWatch: {
+      if (elsewhere && !from->relayed() && !matches.find(msg.watch().match_id())) {
+        const std::string match_id = msg.watch().match_id();
+        elsewhere->forward(from, player_id, match_id, std::move(msg));
+        break;
+      }
       auto match = matches.find(msg.watch().match_id());
       // A private game is not there for whoever lacks its code.
       if (!match || !lobby.may_watch(player_id, *match, msg.watch().code())) {
@@ -340,6 +428,11 @@ void Router::State::on_receive(const ConnectionPtr& from, v1::ClientMessage& msg
       break;
     }
     case v1::ClientMessage::kUnwatch:
+      if (elsewhere && !from->relayed() && !matches.find(msg.unwatch().match_id())) {
+        const std::string match_id = msg.unwatch().match_id();
+        elsewhere->forward(from, player_id, match_id, std::move(msg));
+        break;
+      }
       if (auto match = match_for(msg.unwatch().match_id())) {
         identity.watching(from.get())->erase(match->id());
         match->detach(from, rid);

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <thread>
 
+#include "cluster_node.h"
 #include "cluster_presence.h"
 #include "inarow/server/bot_moves.h"
 #include "inarow/server/postgres_store.h"
@@ -51,6 +52,8 @@ struct Server::Impl {
   std::vector<std::thread> threads;
   // A node of a cluster (config.redis): its entry in the shared directory.
   std::unique_ptr<ClusterPresence> presence;
+  // ... and its work with the other nodes: links, leases, the shared pool.
+  std::shared_ptr<ClusterNode> cluster;
   std::mutex stop_mutex;
   bool running = false;
 };
@@ -112,12 +115,12 @@ inarow::expected<void, std::string> Server::start() {
   s.router->read_store_on(s.record_readers);
   s.sessions =
       std::make_unique<SessionContext>(s.config, s.metrics, *s.router, *s.store, s.record_readers);
-  s.router->restore();
-  s.writer->heartbeat(kStoreHeartbeat);  // after the restore read the last one
-
+  // Bound before the restore (a node's id may name its port); nobody is
+  // accepted until it is done.
   if (auto listening = s.listener.listen(s.config.address, s.config.port); !listening) {
     return listening;
   }
+  std::function<bool(const MatchRecord&)> take;
   if (redis) {
     const std::string node_id =
         s.config.node_id.empty() ? default_node_id(s.listener.port()) : s.config.node_id;
@@ -134,8 +137,20 @@ inarow::expected<void, std::string> Server::start() {
       s.listener.close();
       return joined;
     }
+    s.cluster = std::make_shared<ClusterNode>(*s.router, s.config, s.metrics, node_id);
+    if (auto started = s.cluster->start(); !started) {
+      s.presence->stop();
+      s.listener.close();
+      return started;
+    }
+    s.router->send_elsewhere(s.cluster);
+    // The matches of the store that no live node owns are this node's now.
+    take = [cluster = s.cluster.get()](const MatchRecord& m) { return cluster->claim_now(m.id); };
     spdlog::info("cluster: node {} on {}", node_id, redis_label(s.config.redis));
   }
+  s.router->restore(take);
+  s.writer->heartbeat(kStoreHeartbeat);  // after the restore read the last one
+
   spdlog::info("listening on {}:{} threads={} bot_threads={} bot_nice={} store={}",
                s.config.address, s.listener.port(), s.config.threads, s.config.bot_threads,
                s.config.bot_nice, store_label);
@@ -171,6 +186,9 @@ void Server::stop() {
   for (auto& t : s.threads)
     t.join();
   s.threads.clear();
+  // The links' last messages (the goodbyes) go out; the leases of the
+  // matches still here are released for other nodes to take.
+  if (s.cluster) s.cluster->stop();
   s.bot_workers.join();
   s.record_readers.join();
   s.writer->flush();

@@ -53,6 +53,16 @@ struct Metrics {
   Histogram redis_command;
   std::atomic<std::uint64_t> redis_failures{0};
   std::atomic<std::int64_t> cluster_nodes{0};
+  // Matches this node owns (a lease each), its lease renewals and the
+  // leases it found taken; client messages it forwarded to other nodes and
+  // the ones it serves for their clients; messages between nodes lost (a
+  // gap: the clients that used those links resume).
+  std::atomic<std::int64_t> matches_owned{0};
+  std::atomic<std::uint64_t> lease_renewals{0};
+  std::atomic<std::uint64_t> leases_lost{0};
+  std::atomic<std::uint64_t> forwarded{0};
+  std::atomic<std::uint64_t> relayed_in{0};
+  std::atomic<std::uint64_t> bus_gaps{0};
 
   std::string render() const;
 };

@@ -25,6 +25,8 @@ class Outgoing {
   explicit Outgoing(inarow::v1::ServerMessage message) : message_(std::move(message)) {}
   // ServerMessage{event}, from the event's protobuf encoding.
   static std::shared_ptr<const Outgoing> event(std::string_view encoded_event);
+  // A ServerMessage already encoded (by another node, which relays it).
+  static std::shared_ptr<const Outgoing> encoded(std::string binary);
 
   // The frame in the given form; it lives as long as this Outgoing.
   const std::string& payload(bool text) const;

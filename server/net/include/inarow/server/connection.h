@@ -1,6 +1,7 @@
 // A client's connection as everything behind the sessions sees it: a place
 // to deliver messages and something to close. The WebSocket session is the
-// one real kind (websocket_session.h); tests use fakes.
+// real kind (websocket_session.h); a client of another node of a cluster is
+// the relayed kind (cluster_node.h); tests use fakes.
 #pragma once
 
 #include <memory>
@@ -28,6 +29,9 @@ class Connection {
   virtual void close(CloseKind kind) = 0;
   // The peer's address, for limits kept per address (empty when unknown).
   virtual std::string address() const { return {}; }
+  // A client of another node of the cluster, relayed over a link: it is
+  // online there, not here (not counted, no location set by this node).
+  virtual bool relayed() const { return false; }
 };
 
 using ConnectionPtr = std::shared_ptr<Connection>;

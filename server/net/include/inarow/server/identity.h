@@ -92,7 +92,8 @@ class Identity {
   void unpin(const std::string& player_id);
   // Let go of the player if nothing holds them any more.
   void let_go(const std::string& player_id);
-  // People with at least one greeted connection.
+  // People with at least one greeted connection here (a client relayed
+  // from another node is online there).
   std::size_t online() const { return online_; }
   // Told when online() changes: who came (online) or went.
   std::function<void(const std::string& player_id, bool online)> online_changed;
@@ -115,6 +116,18 @@ class Identity {
   // False, doing nothing, when the connection went meanwhile.
   bool end_greeting(const ConnectionPtr& connection, const Replay& replay,
                     const std::function<void()>& answer);
+  // A client of another node, relayed (Connection::relayed), speaks for
+  // `player_id`: its node greeted it, so it is bound here without a
+  // welcome. What it sends meanwhile waits as a greeting's does; `then`
+  // gets the player (null: none; the connection is closed) before that is
+  // replayed.
+  void adopt(const ConnectionPtr& relayed, const std::string& player_id,
+             std::shared_ptr<const void> owner, Replay replay, std::function<void(Player*)> then);
+  // A returning player's match that is not here (a cluster's node resumes
+  // it where it is): told for each hello.resume cursor naming one.
+  std::function<void(const ConnectionPtr&, const std::string& player_id,
+                     const std::string& match_id, std::uint64_t after_seq)>
+      resume_elsewhere;
   // Tells a connection it speaks for `player` (the Welcome), and counts it.
   // `token` is the new one the Welcome carries (empty when resumed: the
   // device has its own); `token_hash` names the device either way.
@@ -148,6 +161,8 @@ class Identity {
   // The player for a bot level, created (and stored) on first use.
   Player& bot(std::string_view level);
   std::vector<std::weak_ptr<Connection>> live_connections(Player& player);
+  // Whether the player has a connection of this node's own (not relayed).
+  static bool online_here(const Player& player);
 
   // A connection went: forget it, and say which player (if any) it was,
   // what it watched, and whether it was that player's last.

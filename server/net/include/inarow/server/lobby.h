@@ -24,6 +24,7 @@
 #include "inarow/server/match_registry.h"
 #include "inarow/server/matchmaker.h"
 #include "inarow/server/request_checks.h"
+#include "inarow/server/router.h"
 
 namespace inarow::server {
 
@@ -81,6 +82,17 @@ class Lobby {
 
   // Pair whoever can be paired now.
   void run_matchmaker();
+
+  // ---- A node of a cluster ----
+  // From now on seeks go to the shared pool, and other nodes hear of the
+  // matches made here and the private codes held here (before serving).
+  void send_elsewhere(Elsewhere* elsewhere) { elsewhere_ = elsewhere; }
+  bool holds_code(const std::string& code) const { return privates_.contains(code); }
+  // Two seeks paired in the shared pool, at least one of them this node's:
+  // their match is made here once both players are read.
+  void paired(SharedSeek first, SharedSeek second);
+  // What two seeks must share to pair (SharedSeek::terms), and back.
+  static std::string seek_terms(const Variant& variant, ClockSetting clock, bool rated);
   // A match's end was published: it lingers for the reconnect grace, so a
   // returning player still gets its end, then it is forgotten.
   void match_ended(const std::string& match_id);
@@ -112,6 +124,8 @@ class Lobby {
                              const char* who);
   // Rematch offers that involve `player` lapse (they left or began another match).
   void lapse_offers(const std::string& player);
+  // The player's open private game goes (its code too, across the cluster).
+  std::size_t drop_privates_of(const std::string& player);
 
   Strand strand_;
   std::weak_ptr<const void> owner_;
@@ -130,6 +144,7 @@ class Lobby {
   boost::asio::steady_timer feed_timer_;
   bool feed_armed_ = false;
   std::uint64_t seek_count_ = 0;  // seeks made: the next seek's id
+  Elsewhere* elsewhere_ = nullptr;
   bool shutting_down_ = false;
   std::mt19937_64 rng_;
 };

@@ -12,6 +12,7 @@
 // most that much, in the player's favour. docs/NOTES.md says why.
 #pragma once
 
+#include <functional>
 #include <memory>
 
 #include "inarow/server/identity.h"
@@ -28,8 +29,11 @@ Millis used_before_stop(const MatchRecord& record, std::int64_t alive_ms);
 // The last time the server was known alive: the heartbeat or the latest event.
 std::int64_t last_known_alive(Store& store, const std::vector<MatchRecord>& live);
 
-// The number of matches restored.
+// The number of matches restored. A node of a cluster restores only the
+// matches `take` gives it (those whose lease it claims: not another live
+// node's).
 int restore_from_store(Store& store, Identity& identity, MatchRegistry& matches,
-                       const std::shared_ptr<MatchServices>& services);
+                       const std::shared_ptr<MatchServices>& services,
+                       const std::function<bool(const MatchRecord&)>& take = {});
 
 }  // namespace inarow::server

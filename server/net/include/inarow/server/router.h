@@ -10,13 +10,16 @@
 // Every public function may be called from any thread.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "inarow/server/config.h"
 #include "inarow/server/connection.h"
+#include "inarow/server/directory.h"
 #include "inarow/server/metrics.h"
 #include "inarow/server/store.h"
 #include "inarow/server/store_writer.h"
@@ -28,6 +31,42 @@ class thread_pool;
 }  // namespace boost::asio
 
 namespace inarow::server {
+
+// Where what is not on this node goes: the other nodes of a cluster
+// (cluster_node.h). The router and the lobby call it on the router's
+// strand; it must not block (Redis is asked on a thread of its own).
+class Elsewhere {
+ public:
+  virtual ~Elsewhere() = default;
+  virtual const std::string& node_id() const = 0;
+  // A greeted client's message about a match that is not here (a match
+  // command, a watch, an unwatch): to the match's owner, answered from
+  // there, or with an error if no node has it.
+  virtual void forward(const ConnectionPtr& from, const std::string& player_id,
+                       const std::string& match_id, inarow::v1::ClientMessage message) = 0;
+  // A join by a private code this node does not hold: to the node that does.
+  virtual void forward_code(const ConnectionPtr& from, const std::string& player_id,
+                            const std::string& code, inarow::v1::ClientMessage message) = 0;
+  // A returning player's match that is not here (hello.resume): attached
+  // at its owner, with the events after `after_seq`.
+  virtual void resume(const ConnectionPtr& from, const std::string& player_id,
+                      const std::string& match_id, std::optional<std::uint64_t> after_seq) = 0;
+  // A client of this node left: its links go.
+  virtual void gone(Connection* connection) = 0;
+  // A match was made here (this node owns it) and ended.
+  virtual void match_made(const std::string& match_id) = 0;
+  virtual void match_ended(const std::string& match_id) = 0;
+  // A match made here seats a player connected to another node.
+  virtual void seated_away(const std::string& match_id, const std::string& player_id) = 0;
+  // Private codes opened here (others join through this node) and closed.
+  virtual void code_opened(const std::string& code) = 0;
+  virtual void code_closed(const std::string& code) = 0;
+  // A seek into the shared pool (paired there, across nodes), whether the
+  // player has one there, and out of it (false: they had none).
+  virtual void seek(SharedSeek seek) = 0;
+  virtual bool seeking(const std::string& player_id) = 0;
+  virtual bool cancel_seek(const std::string& player_id) = 0;
+};
 
 class Router {
  public:
@@ -44,7 +83,8 @@ class Router {
   void read_store_on(boost::asio::thread_pool& readers);
   // Load the bots, the unfinished matches and their players from the store
   // (before serving).
-  void restore();
+  // A node of a cluster restores only what `take` gives it (recovery.h).
+  void restore(const std::function<bool(const MatchRecord&)>& take = {});
   void receive(ConnectionPtr from, inarow::v1::ClientMessage message);
   void disconnected(const ConnectionPtr& connection);
   // Say goodbye to every connection, stop bots and timers.
@@ -54,6 +94,25 @@ class Router {
   void on_presence(std::function<void(const std::string& player_id, bool online)> told);
   // The people online now, handed to `then` on the router's strand.
   void online_players(std::function<void(std::vector<std::string>)> then);
+
+  // ---- A node of a cluster ----
+  // Hand what is not here to `elsewhere` from now on (before serving).
+  void send_elsewhere(std::shared_ptr<Elsewhere> elsewhere);
+  // A client of another node acts here through `relayed` as `player_id`
+  // (its node greeted it). What it sends before the player is read waits.
+  void adopt(ConnectionPtr relayed, std::string player_id);
+  // A seated player, through `relayed`, comes back to a match here.
+  void attach_seated(ConnectionPtr relayed, std::string match_id,
+                     std::optional<std::uint64_t> after_seq);
+  // Another node made `match_id` (it owns it) seating `player_id`, who is
+  // connected here: each of their connections here attaches to it there
+  // (`attach` is called for each, on the router's strand).
+  void seated_elsewhere(
+      std::string match_id, std::string player_id,
+      std::function<void(const ConnectionPtr&, const std::string& player_id)> attach);
+  // Two seeks paired in the shared pool, one of them this node's: the
+  // match is made here.
+  void paired(SharedSeek first, SharedSeek second);
 
   struct State;  // the strand's state and the routes (router.cpp)
 

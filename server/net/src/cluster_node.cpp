@@ -1,0 +1,604 @@
+#include "cluster_node.h"
+
+#include <spdlog/spdlog.h>
+
+#include <atomic>
+
+#include "inarow/common/json.h"
+#include "inarow/server/wire.h"
+
+namespace inarow::server {
+
+namespace v1 = ::inarow::v1;
+namespace nv1 = ::inarow::node::v1;
+
+// A client of another node, here through a link: what this node sends it
+// goes back over the bus to the client's node, in order.
+class RelayedConnection : public Connection {
+ public:
+  RelayedConnection(std::weak_ptr<ClusterNode> node, std::string client_node, std::uint64_t link,
+                    std::string address)
+      : node_(std::move(node)),
+        client_node_(std::move(client_node)),
+        link_(link),
+        address_(std::move(address)) {}
+
+  void deliver(OutgoingPtr message) override {
+    std::vector<OutgoingPtr> one;
+    one.push_back(std::move(message));
+    deliver_all(std::move(one));
+  }
+  void deliver_all(std::vector<OutgoingPtr> messages) override {
+    if (closed_.load(std::memory_order_acquire)) return;
+    if (auto node = node_.lock()) node->relay(client_node_, link_, std::move(messages));
+  }
+  void close(CloseKind kind) override {
+    if (closed_.exchange(true)) return;
+    if (auto node = node_.lock()) node->relay_close(client_node_, link_, kind);
+  }
+  std::string address() const override { return address_; }
+  bool relayed() const override { return true; }
+
+ private:
+  std::weak_ptr<ClusterNode> node_;
+  std::string client_node_;
+  std::uint64_t link_;
+  std::string address_;
+  std::atomic<bool> closed_{false};
+};
+
+namespace {
+
+// How often this node's seeks try the pool again (their windows widen as
+// they wait), and how long a private code is held in the directory.
+constexpr Millis kPairEvery{1000};
+constexpr Millis kCodeTtl{std::chrono::hours(6)};
+
+}  // namespace
+
+ClusterNode::ClusterNode(Router& router, const ServerConfig& config, Metrics& metrics,
+                         std::string node_id)
+    : router_(router),
+      config_(config),
+      metrics_(metrics),
+      node_id_(std::move(node_id)),
+      lease_ttl_(config.node_ttl) {}
+
+ClusterNode::~ClusterNode() {
+  stop();
+}
+
+inarow::expected<void, std::string> ClusterNode::start() {
+  auto redis = open_redis(config_.redis);
+  if (!redis) return inarow::unexpected(redis.error());
+  redis_ = std::move(*redis);
+  redis_->on_latency([&m = metrics_](double seconds, bool ok) {
+    m.redis_command.observe(seconds);
+    if (!ok) m.redis_failures.fetch_add(1, std::memory_order_relaxed);
+  });
+  directory_ = std::make_unique<Directory>(*redis_);
+  std::weak_ptr<ClusterNode> weak = weak_from_this();
+  NodeBus::Handlers handlers;
+  handlers.message = [weak](const std::string& from, std::string_view bytes) {
+    if (auto self = weak.lock()) self->on_message(from, bytes);
+  };
+  handlers.gap = [weak](const std::string& from) {
+    if (auto self = weak.lock()) self->on_gap(from);
+  };
+  handlers.latency = [&m = metrics_](double seconds) { m.redis_command.observe(seconds); };
+  auto bus = NodeBus::open(config_.redis, redis_->options(), node_id_, std::move(handlers));
+  if (!bus) return inarow::unexpected(bus.error());
+  bus_ = std::move(*bus);
+  thread_ = std::thread([this] { run(); });
+  return {};
+}
+
+bool ClusterNode::claim_now(const std::string& match_id) {
+  auto lease = directory_->claim(match_id, node_id_, lease_ttl_);
+  if (!lease || !lease->ours) return false;
+  std::lock_guard lock(mutex_);
+  owned_[match_id] = lease->generation;
+  metrics_.matches_owned.store(static_cast<std::int64_t>(owned_.size()), std::memory_order_relaxed);
+  return true;
+}
+
+void ClusterNode::stop() {
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_) return;
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  if (directory_) {
+    // What is still here is handed over: another node may claim it now
+    // rather than when its lease would have run out.
+    std::unordered_map<std::string, std::int64_t> owned;
+    {
+      std::lock_guard lock(mutex_);
+      owned.swap(owned_);
+    }
+    for (const auto& [match, generation] : owned)
+      (void)directory_->release(match, node_id_, generation);
+    metrics_.matches_owned.store(0, std::memory_order_relaxed);
+  }
+  if (bus_) bus_->stop();
+}
+
+// ---------------------------------------------------------------- the thread
+
+void ClusterNode::enqueue(std::function<void(Directory&)> job) {
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_) return;
+    jobs_.push_back(std::move(job));
+  }
+  wake_.notify_one();
+}
+
+void ClusterNode::run() {
+  using Clock = std::chrono::steady_clock;
+  auto next_renewal = Clock::now() + lease_ttl_ / 3;
+  auto next_pairing = Clock::now() + kPairEvery;
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    wake_.wait_until(lock, std::min(next_renewal, next_pairing),
+                     [&] { return stopping_ || !jobs_.empty(); });
+    if (stopping_) return;
+    std::deque<std::function<void(Directory&)>> jobs;
+    jobs.swap(jobs_);
+    lock.unlock();
+    for (auto& job : jobs)
+      job(*directory_);
+    if (Clock::now() >= next_renewal) {
+      renew_leases(*directory_);
+      next_renewal = Clock::now() + lease_ttl_ / 3;
+    }
+    if (Clock::now() >= next_pairing) {
+      pair_seeks(*directory_);
+      next_pairing = Clock::now() + kPairEvery;
+    }
+    lock.lock();
+  }
+}
+
+void ClusterNode::renew_leases(Directory& directory) {
+  std::vector<std::pair<std::string, std::int64_t>> owned;
+  {
+    std::lock_guard lock(mutex_);
+    owned.assign(owned_.begin(), owned_.end());
+  }
+  if (owned.empty()) return;
+  auto renewed = directory.renew_many(node_id_, owned, lease_ttl_);
+  if (!renewed) return;  // Redis is away: tried again next time
+  for (std::size_t i = 0; i < owned.size() && i < renewed->size(); ++i) {
+    if ((*renewed)[i]) {
+      metrics_.lease_renewals.fetch_add(1, std::memory_order_relaxed);
+      continue;
+    }
+    const std::string& match = owned[i].first;
+    // Lapsed with nobody else on it (a Redis restarted without its data,
+    // a renewal late): this node claims it again, at a new generation.
+    bool still_here = false;
+    {
+      std::lock_guard lock(mutex_);
+      still_here = owned_.contains(match);  // not ended meanwhile
+    }
+    if (!still_here) continue;
+    if (auto again = directory.claim(match, node_id_, lease_ttl_); again && again->ours) {
+      std::lock_guard lock(mutex_);
+      if (auto it = owned_.find(match); it != owned_.end()) it->second = again->generation;
+      continue;
+    }
+    metrics_.leases_lost.fetch_add(1, std::memory_order_relaxed);
+    spdlog::warn("cluster: the lease of match {} lapsed or was taken", match);
+    std::lock_guard lock(mutex_);
+    owned_.erase(match);
+    metrics_.matches_owned.store(static_cast<std::int64_t>(owned_.size()),
+                                 std::memory_order_relaxed);
+  }
+}
+
+void ClusterNode::pair_seeks(Directory& directory) {
+  std::vector<SharedSeek> mine;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [player, seek] : seeks_)
+      mine.push_back(seek);
+  }
+  for (const SharedSeek& seek : mine) {
+    auto pair = directory.pair(seek.seek_id, config_.matchmaker, unix_ms());
+    if (!pair || !*pair) continue;
+    auto& [first, second] = **pair;
+    for (const SharedSeek* s : {&first, &second}) {
+      if (s->node_id == node_id_) {
+        std::lock_guard lock(mutex_);
+        if (auto it = seeks_.find(s->player_id); it != seeks_.end() && it->second == *s)
+          seeks_.erase(it);
+      } else {
+        nv1::NodeMessage taken;
+        taken.mutable_seek_taken()->set_seek_id(s->seek_id);
+        taken.mutable_seek_taken()->set_player_id(s->player_id);
+        post(s->node_id, taken);
+      }
+    }
+    router_.paired(std::move(first), std::move(second));
+  }
+}
+
+// ---------------------------------------------------------------- client side
+
+void ClusterNode::post(const std::string& node, const nv1::NodeMessage& message) {
+  bus_->post(node, message.SerializeAsString());
+}
+
+void ClusterNode::send_locked(const std::string& node, Outbound out) {
+  auto connection = out.connection.lock();
+  if (!connection) return;
+  ClientLinks& links = client_links_[connection.get()];
+  if (links.connection.lock() != connection) links = ClientLinks{connection, {}};
+  auto [it, fresh] = links.by_node.try_emplace(node, 0);
+  if (fresh) {
+    it->second = ++next_link_;
+    links_[it->second] = {connection, node};
+    nv1::NodeMessage open;
+    open.mutable_open()->set_link(it->second);
+    open.mutable_open()->set_player_id(out.player_id);
+    open.mutable_open()->set_address(connection->address());
+    post(node, open);
+  }
+  if (out.message.has_command()) out.message.mutable_command()->set_link(it->second);
+  if (out.message.has_attach()) out.message.mutable_attach()->set_link(it->second);
+  post(node, out.message);
+}
+
+void ClusterNode::nowhere(const Outbound& out, const Failure& failure) {
+  if (auto connection = out.connection.lock())
+    send(metrics_, connection, make_error(metrics_, out.request_id, failure, out.match_id));
+}
+
+void ClusterNode::to_owner(const std::string& match_id, Outbound out) {
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_) return;
+    if (auto it = owners_.find(match_id); it != owners_.end()) {
+      send_locked(it->second, std::move(out));
+      return;
+    }
+    auto& waiting = waiting_[match_id];
+    waiting.push_back(std::move(out));
+    // One lookup per match: what comes meanwhile waits behind it, in order.
+    if (waiting.size() > 1) return;
+    jobs_.push_back([this, match_id](Directory& directory) {
+      auto lease = directory.owner(match_id, node_id_);
+      std::string node;
+      if (lease && *lease && !(*lease)->ours) node = (*lease)->node_id;
+      std::vector<Outbound> outs;
+      {
+        std::lock_guard held(mutex_);
+        outs = std::move(waiting_[match_id]);
+        waiting_.erase(match_id);
+        if (!node.empty()) {
+          owners_[match_id] = node;
+          for (Outbound& o : outs)
+            send_locked(node, std::move(o));
+          return;
+        }
+      }
+      for (const Outbound& o : outs)
+        nowhere(o, {ProtocolError::unknown_match, "no match " + match_id});
+    });
+  }
+  wake_.notify_one();
+}
+
+void ClusterNode::forward(const ConnectionPtr& from, const std::string& player_id,
+                          const std::string& match_id, v1::ClientMessage message) {
+  metrics_.forwarded.fetch_add(1, std::memory_order_relaxed);
+  Outbound out{from, player_id, message.request_id(), match_id, {}};
+  out.message.mutable_command()->set_client_message(message.SerializeAsString());
+  to_owner(match_id, std::move(out));
+}
+
+void ClusterNode::forward_code(const ConnectionPtr& from, const std::string& player_id,
+                               const std::string& code, v1::ClientMessage message) {
+  metrics_.forwarded.fetch_add(1, std::memory_order_relaxed);
+  Outbound out{from, player_id, message.request_id(), {}, {}};
+  out.message.mutable_command()->set_client_message(message.SerializeAsString());
+  enqueue([this, code, out = std::move(out)](Directory& directory) mutable {
+    auto holder = directory.peek_private(code);
+    if (holder && *holder && **holder != node_id_) {
+      std::lock_guard lock(mutex_);
+      send_locked(**holder, std::move(out));
+      return;
+    }
+    nowhere(out,
+            {ProtocolError::unknown_code, "no open game with code '" + json::echo(code) + "'"});
+  });
+}
+
+void ClusterNode::resume(const ConnectionPtr& from, const std::string& player_id,
+                         const std::string& match_id, std::optional<std::uint64_t> after_seq) {
+  Outbound out{from, player_id, 0, match_id, {}};
+  auto* attach = out.message.mutable_attach();
+  attach->set_match_id(match_id);
+  attach->set_has_after(after_seq.has_value());
+  attach->set_after_seq(after_seq.value_or(0));
+  to_owner(match_id, std::move(out));
+}
+
+void ClusterNode::gone(Connection* connection) {
+  std::lock_guard lock(mutex_);
+  auto it = client_links_.find(connection);
+  if (it == client_links_.end()) return;
+  for (const auto& [node, link] : it->second.by_node) {
+    nv1::NodeMessage close;
+    close.mutable_close()->set_link(link);
+    post(node, close);
+    links_.erase(link);
+  }
+  client_links_.erase(it);
+}
+
+void ClusterNode::seated_away(const std::string& match_id, const std::string& player_id) {
+  enqueue([this, match_id, player_id](Directory& directory) {
+    auto where = directory.location(player_id);
+    if (!where || !*where || **where == node_id_) return;
+    nv1::NodeMessage seated;
+    seated.mutable_seated()->set_match_id(match_id);
+    seated.mutable_seated()->set_player_id(player_id);
+    post(**where, seated);
+  });
+}
+
+// ---------------------------------------------------------------- the directory
+
+void ClusterNode::match_made(const std::string& match_id) {
+  enqueue([this, match_id](Directory& directory) {
+    auto lease = directory.claim(match_id, node_id_, lease_ttl_);
+    if (!lease || !lease->ours) {
+      // A new id is this node's alone: only a Redis that is away says no.
+      spdlog::warn("cluster: no lease for the new match {}: {}", match_id,
+                   lease ? "another node holds it" : lease.error());
+      return;
+    }
+    std::lock_guard lock(mutex_);
+    owned_[match_id] = lease->generation;
+    metrics_.matches_owned.store(static_cast<std::int64_t>(owned_.size()),
+                                 std::memory_order_relaxed);
+  });
+}
+
+void ClusterNode::match_ended(const std::string& match_id) {
+  enqueue([this, match_id](Directory& directory) {
+    {
+      std::lock_guard lock(mutex_);
+      owned_.erase(match_id);
+      metrics_.matches_owned.store(static_cast<std::int64_t>(owned_.size()),
+                                   std::memory_order_relaxed);
+    }
+    (void)directory.forget_match(match_id);
+  });
+}
+
+void ClusterNode::code_opened(const std::string& code) {
+  enqueue([this, code](Directory& directory) {
+    auto put = directory.put_private(code, node_id_, kCodeTtl);
+    if (put && !*put) spdlog::warn("cluster: private code {} is another node's too", code);
+  });
+}
+
+void ClusterNode::code_closed(const std::string& code) {
+  enqueue([this, code](Directory& directory) {
+    auto held = directory.peek_private(code);
+    if (held && *held && **held == node_id_) (void)directory.drop_private(code);
+  });
+}
+
+void ClusterNode::seek(SharedSeek seek) {
+  {
+    std::lock_guard lock(mutex_);
+    seeks_[seek.player_id] = seek;
+  }
+  enqueue([this, seek = std::move(seek)](Directory& directory) {
+    if (auto added = directory.add_seek(seek); !added || !*added) {
+      std::lock_guard lock(mutex_);
+      if (auto it = seeks_.find(seek.player_id); it != seeks_.end() && it->second == seek)
+        seeks_.erase(it);
+      return;
+    }
+    pair_seeks(directory);
+  });
+}
+
+bool ClusterNode::seeking(const std::string& player_id) {
+  std::lock_guard lock(mutex_);
+  return seeks_.contains(player_id);
+}
+
+bool ClusterNode::cancel_seek(const std::string& player_id) {
+  {
+    std::lock_guard lock(mutex_);
+    if (seeks_.erase(player_id) == 0) return false;
+  }
+  enqueue([player_id](Directory& directory) { (void)directory.remove_seek(player_id); });
+  return true;
+}
+
+// ---------------------------------------------------------------- owner side
+
+void ClusterNode::relay(const std::string& node, std::uint64_t link,
+                        std::vector<OutgoingPtr> messages) {
+  nv1::NodeMessage m;
+  auto* deliver = m.mutable_deliver();
+  deliver->set_link(link);
+  for (const OutgoingPtr& message : messages)
+    deliver->add_frames(message->payload(false));
+  post(node, m);
+}
+
+void ClusterNode::relay_close(const std::string& node, std::uint64_t link, CloseKind kind) {
+  nv1::NodeMessage m;
+  auto* close = m.mutable_close();
+  close->set_link(link);
+  close->set_close_client(true);
+  close->set_policy_violation(kind == CloseKind::policy_violation);
+  close->set_from_owner(true);
+  post(node, m);
+  std::lock_guard lock(mutex_);
+  relayed_.erase({node, link});
+}
+
+void ClusterNode::on_message(const std::string& from, std::string_view bytes) {
+  nv1::NodeMessage m;
+  if (!m.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+    spdlog::warn("cluster: a message from node {} does not parse", from);
+    return;
+  }
+  auto relayed = [&](std::uint64_t link) -> std::shared_ptr<RelayedConnection> {
+    std::lock_guard lock(mutex_);
+    auto it = relayed_.find({from, link});
+    return it == relayed_.end() ? nullptr : it->second;
+  };
+  switch (m.body_case()) {
+    case nv1::NodeMessage::kOpen: {
+      auto connection = std::make_shared<RelayedConnection>(weak_from_this(), from, m.open().link(),
+                                                            m.open().address());
+      {
+        std::lock_guard lock(mutex_);
+        relayed_[{from, m.open().link()}] = connection;
+      }
+      router_.adopt(connection, m.open().player_id());
+      break;
+    }
+    case nv1::NodeMessage::kCommand: {
+      auto connection = relayed(m.command().link());
+      v1::ClientMessage message;
+      if (!connection || !message.ParseFromString(m.command().client_message())) break;
+      metrics_.relayed_in.fetch_add(1, std::memory_order_relaxed);
+      router_.receive(connection, std::move(message));
+      break;
+    }
+    case nv1::NodeMessage::kAttach: {
+      auto connection = relayed(m.attach().link());
+      if (!connection) break;
+      std::optional<std::uint64_t> after;
+      if (m.attach().has_after()) after = m.attach().after_seq();
+      router_.attach_seated(connection, m.attach().match_id(), after);
+      break;
+    }
+    case nv1::NodeMessage::kDeliver: {
+      ConnectionPtr connection;
+      {
+        std::lock_guard lock(mutex_);
+        auto it = links_.find(m.deliver().link());
+        if (it != links_.end() && it->second.second == from) connection = it->second.first.lock();
+      }
+      if (!connection) break;
+      std::vector<OutgoingPtr> frames;
+      frames.reserve(static_cast<std::size_t>(m.deliver().frames_size()));
+      for (auto& frame : *m.mutable_deliver()->mutable_frames())
+        frames.push_back(Outgoing::encoded(std::move(frame)));
+      send_all(metrics_, connection, std::move(frames));
+      break;
+    }
+    case nv1::NodeMessage::kClose: {
+      const auto& close = m.close();
+      if (!close.from_owner()) {
+        std::shared_ptr<RelayedConnection> connection;
+        {
+          std::lock_guard lock(mutex_);
+          if (auto it = relayed_.find({from, close.link()}); it != relayed_.end()) {
+            connection = std::move(it->second);
+            relayed_.erase(it);
+          }
+        }
+        if (connection) router_.disconnected(connection);
+        break;
+      }
+      ConnectionPtr connection;
+      {
+        std::lock_guard lock(mutex_);
+        auto it = links_.find(close.link());
+        if (it == links_.end() || it->second.second != from) break;
+        connection = it->second.first.lock();
+        links_.erase(it);
+        if (connection) {
+          if (auto c = client_links_.find(connection.get()); c != client_links_.end())
+            c->second.by_node.erase(from);
+        }
+      }
+      if (connection && close.close_client()) {
+        connection->close(close.policy_violation() ? CloseKind::policy_violation
+                                                   : CloseKind::going_away);
+      }
+      break;
+    }
+    case nv1::NodeMessage::kSeated: {
+      const std::string match_id = m.seated().match_id();
+      {
+        std::lock_guard lock(mutex_);
+        owners_[match_id] = from;
+      }
+      router_.seated_elsewhere(
+          match_id, m.seated().player_id(),
+          [self = shared_from_this(), from, match_id](const ConnectionPtr& c,
+                                                      const std::string& player) {
+            Outbound out{c, player, 0, match_id, {}};
+            auto* attach = out.message.mutable_attach();
+            attach->set_match_id(match_id);
+            attach->set_has_after(true);  // from its start: the `started` event first
+            attach->set_after_seq(0);
+            std::lock_guard lock(self->mutex_);
+            self->send_locked(from, std::move(out));
+          });
+      break;
+    }
+    case nv1::NodeMessage::kSeekTaken: {
+      std::lock_guard lock(mutex_);
+      auto it = seeks_.find(m.seek_taken().player_id());
+      if (it != seeks_.end() && it->second.seek_id == m.seek_taken().seek_id()) seeks_.erase(it);
+      break;
+    }
+    case nv1::NodeMessage::BODY_NOT_SET:
+      break;
+  }
+}
+
+void ClusterNode::on_gap(const std::string& from) {
+  metrics_.bus_gaps.fetch_add(1, std::memory_order_relaxed);
+  spdlog::warn("cluster: messages from node {} were lost; its links close", from);
+  std::vector<ConnectionPtr> clients;
+  std::vector<std::shared_ptr<RelayedConnection>> relayed;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto it = links_.begin(); it != links_.end();) {
+      if (it->second.second != from) {
+        ++it;
+        continue;
+      }
+      if (auto c = it->second.first.lock()) {
+        if (auto cl = client_links_.find(c.get()); cl != client_links_.end())
+          cl->second.by_node.erase(from);
+        clients.push_back(std::move(c));
+      }
+      it = links_.erase(it);
+    }
+    for (auto it = relayed_.begin(); it != relayed_.end();) {
+      if (it->first.first != from) {
+        ++it;
+        continue;
+      }
+      relayed.push_back(std::move(it->second));
+      it = relayed_.erase(it);
+    }
+    std::erase_if(owners_, [&](const auto& kv) { return kv.second == from; });
+  }
+  // Its clients come back and resume from the last event they saw.
+  for (auto& c : clients)
+    c->close(CloseKind::going_away);
+  for (auto& r : relayed)
+    router_.disconnected(r);
+}
+
+}  // namespace inarow::server

@@ -1,0 +1,152 @@
+// A node of a cluster at work: what its clients do in matches other nodes
+// own, and what other nodes' clients do in the matches it owns.
+//
+// A client's node forwards; the owner serves. When a client of this node
+// acts in a match another node owns (a command, a watch, a private code
+// held there, a match it resumes), this node opens a link for that client
+// to the owner over the node bus (node_bus.h) and forwards the client's
+// messages there; the owner binds the link to a relayed connection
+// (Connection::relayed) of the client's player and runs them through its
+// own router, exactly as a client of its own, and what it sends the
+// relayed connection comes back over the bus in order to the client.
+// Nothing of a match is held twice: its state, clock and log stay with
+// its owner.
+//
+// Who owns a match is its lease in the shared directory (directory.h):
+// this node claims one for each match it makes and renews them all every
+// third of the lease; a match made here that seats a player connected to
+// another node tells that node (Seated), which attaches the player's
+// connections through links. Seeks go to the shared pool and are paired
+// there; a private code held here is put in the directory under this
+// node's id, so a join on any node is forwarded here.
+//
+// Redis calls block, so they run on a thread of this class's own; bus
+// messages arrive on the bus's reader thread; both only post into the
+// router. Messages lost between nodes (a bus gap) close the links they
+// used: their clients reconnect and resume from their last seq.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "inarow/common/expected.h"
+#include "inarow/node/v1/node.pb.h"
+#include "inarow/server/config.h"
+#include "inarow/server/directory.h"
+#include "inarow/server/metrics.h"
+#include "inarow/server/node_bus.h"
+#include "inarow/server/redis.h"
+#include "inarow/server/router.h"
+
+namespace inarow::server {
+
+class RelayedConnection;
+
+class ClusterNode : public Elsewhere, public std::enable_shared_from_this<ClusterNode> {
+ public:
+  ClusterNode(Router& router, const ServerConfig& config, Metrics& metrics, std::string node_id);
+  ~ClusterNode() override;
+  ClusterNode(const ClusterNode&) = delete;
+  ClusterNode& operator=(const ClusterNode&) = delete;
+
+  // Connects to Redis (the directory's connection and the bus's) and starts
+  // the threads; an error if Redis does not answer.
+  inarow::expected<void, std::string> start();
+  // Claims the lease of a match read back from the store, at once (before
+  // serving): whether this node now owns it.
+  bool claim_now(const std::string& match_id);
+  // Stops the threads; the leases of the matches still here are released
+  // (another node may take them at once). Idempotent.
+  void stop();
+
+  // Elsewhere (on the router's strand).
+  const std::string& node_id() const override { return node_id_; }
+  void forward(const ConnectionPtr& from, const std::string& player_id, const std::string& match_id,
+               inarow::v1::ClientMessage message) override;
+  void forward_code(const ConnectionPtr& from, const std::string& player_id,
+                    const std::string& code, inarow::v1::ClientMessage message) override;
+  void resume(const ConnectionPtr& from, const std::string& player_id, const std::string& match_id,
+              std::optional<std::uint64_t> after_seq) override;
+  void gone(Connection* connection) override;
+  void match_made(const std::string& match_id) override;
+  void match_ended(const std::string& match_id) override;
+  void seated_away(const std::string& match_id, const std::string& player_id) override;
+  void code_opened(const std::string& code) override;
+  void code_closed(const std::string& code) override;
+  void seek(SharedSeek seek) override;
+  bool seeking(const std::string& player_id) override;
+  bool cancel_seek(const std::string& player_id) override;
+
+  // A relayed connection's output, to the client's node (any thread).
+  void relay(const std::string& node, std::uint64_t link, std::vector<OutgoingPtr> messages);
+  void relay_close(const std::string& node, std::uint64_t link, CloseKind kind);
+
+ private:
+  // What a client of this node sends through one link, and what it waits
+  // for before it can be sent: the owner of its match, looked up.
+  struct Outbound {
+    std::weak_ptr<Connection> connection;
+    std::string player_id;
+    std::uint64_t request_id = 0;
+    std::string match_id;                   // for an error if no node has the match
+    inarow::node::v1::NodeMessage message;  // its link id is set when sent
+  };
+  // This node's links, client side: by connection, the link to each node.
+  struct ClientLinks {
+    std::weak_ptr<Connection> connection;
+    std::map<std::string, std::uint64_t> by_node;
+  };
+
+  void run();
+  void enqueue(std::function<void(Directory&)> job);
+  void on_message(const std::string& from, std::string_view bytes);
+  void on_gap(const std::string& from);
+  void post(const std::string& node, const inarow::node::v1::NodeMessage& message);
+  // Sends `out` over the client's link to `node`, opening it first if
+  // there is none (under mutex_).
+  void send_locked(const std::string& node, Outbound out);
+  // The owner of `match_id` is looked up, then `out` goes there (or its
+  // client hears the match is nowhere).
+  void to_owner(const std::string& match_id, Outbound out);
+  void nowhere(const Outbound& out, const Failure& failure);
+  void renew_leases(Directory& directory);
+  void pair_seeks(Directory& directory);
+
+  Router& router_;
+  const ServerConfig& config_;
+  Metrics& metrics_;
+  std::string node_id_;
+  Millis lease_ttl_;
+  std::unique_ptr<Redis> redis_;  // the directory's, used on thread_ only
+  std::unique_ptr<Directory> directory_;
+  std::unique_ptr<NodeBus> bus_;
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stopping_ = false;
+  std::deque<std::function<void(Directory&)>> jobs_;
+  std::thread thread_;
+
+  // Guarded by mutex_:
+  std::uint64_t next_link_ = 0;
+  std::unordered_map<Connection*, ClientLinks> client_links_;
+  std::unordered_map<std::uint64_t, std::pair<std::weak_ptr<Connection>, std::string>> links_;
+  std::unordered_map<std::string, std::string> owners_;  // match -> node, as last looked up
+  std::unordered_map<std::string, std::vector<Outbound>> waiting_;  // match -> owner lookup
+  std::map<std::pair<std::string, std::uint64_t>, std::shared_ptr<RelayedConnection>> relayed_;
+  std::unordered_map<std::string, std::int64_t> owned_;  // match -> lease generation
+  std::map<std::string, SharedSeek> seeks_;              // this node's, by player
+};
+
+}  // namespace inarow::server
