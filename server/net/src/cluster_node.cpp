@@ -88,7 +88,12 @@ inarow::expected<void, std::string> ClusterNode::start() {
   handlers.latency = [&m = metrics_](double seconds) { m.redis_command.observe(seconds); };
   auto bus = NodeBus::open(config_.redis, redis_->options(), node_id_, std::move(handlers));
   if (!bus) return inarow::unexpected(bus.error());
-  bus_ = std::move(*bus);
+  {
+    std::lock_guard lock(bus_mutex_);
+    bus_ = std::move(*bus);
+    bus_ready_.store(true, std::memory_order_release);
+  }
+  bus_set_.notify_all();
   thread_ = std::thread([this] { run(); });
   return {};
 }
@@ -450,6 +455,10 @@ void ClusterNode::relay_close(const std::string& node, std::uint64_t link, Close
 }
 
 void ClusterNode::on_message(const std::string& from, std::string_view bytes) {
+  if (!bus_ready_.load(std::memory_order_acquire)) {
+    std::unique_lock lock(bus_mutex_);
+    bus_set_.wait(lock, [&] { return bus_ready_.load(std::memory_order_acquire); });
+  }
   nv1::NodeMessage m;
   if (!m.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
     spdlog::warn("cluster: a message from node {} does not parse", from);

@@ -26,6 +26,7 @@
 // used: their clients reconnect and resume from their last seq.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -131,6 +132,11 @@ class ClusterNode : public Elsewhere, public std::enable_shared_from_this<Cluste
   std::unique_ptr<Redis> redis_;  // the directory's, used on thread_ only
   std::unique_ptr<Directory> directory_;
   std::unique_ptr<NodeBus> bus_;
+  // Set once bus_ is: a message that arrives sooner (the bus reads as soon
+  // as it opens) waits for it, since handling it may send.
+  std::mutex bus_mutex_;
+  std::condition_variable bus_set_;
+  std::atomic<bool> bus_ready_{false};
 
   std::mutex mutex_;
   std::condition_variable wake_;
