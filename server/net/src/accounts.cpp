@@ -184,7 +184,8 @@ void Accounts::check_password(const ConnectionPtr& connection, v1::ClientMessage
       writer_.submit(
           std::move(ops), [this, owner = std::move(owner), replay = std::move(replay), connection,
                            message = std::move(message), player_id, token, token_hash, stored,
-                           rehash = std::move(rehash)](bool kept) mutable {
+                           rehash = std::move(rehash)](StoreWriter::Outcome outcome) mutable {
+            const bool kept = outcome == StoreWriter::Outcome::ok;  // no match: never fenced
             asio::post(strand_, [this, owner, replay = std::move(replay), connection,
                                  message = std::move(message), player_id, token, token_hash, stored,
                                  rehash, kept]() mutable {
@@ -326,7 +327,9 @@ void Accounts::hash_new_password(const ConnectionPtr& connection, const std::str
       const std::string keep = identity_.token_hash_of(connection.get());
       if (changing) ops.push_back(store_op::RevokeDevices{player_id, keep});
       writer_.submit(std::move(ops), [this, owner = std::move(owner), connection, rid, player_id,
-                                      key, changing, since, keep, hash = *hash](bool kept) mutable {
+                                      key, changing, since, keep,
+                                      hash = *hash](StoreWriter::Outcome outcome) mutable {
+        const bool kept = outcome == StoreWriter::Outcome::ok;  // no match: never fenced
         asio::post(strand_, [this, owner, connection, rid, player_id, key, changing, since, keep,
                              hash, kept] {
           Player* account = &identity_.at(player_id);  // held: its password is busy

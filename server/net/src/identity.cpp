@@ -237,7 +237,8 @@ void Identity::create_guest(const ConnectionPtr& connection, std::uint64_t rid,
   std::vector<StoreOp> save{store_op::SavePlayer{record}};  // copied before `record` moves
   writer_.submit(
       std::move(save), [this, owner = std::move(owner), replay = std::move(replay), connection, rid,
-                        hello, token, record = std::move(record)](bool kept) mutable {
+                        hello, token, record = std::move(record)](auto outcome) mutable {
+        const bool kept = outcome == StoreWriter::Outcome::ok;  // no match: never fenced
         asio::post(strand_, [this, owner, replay = std::move(replay), connection, rid, hello, token,
                              kept, record = std::move(record)] {
           if (!kept) {

@@ -394,7 +394,11 @@ void MatchActor::commit(MatchCore::Events events, std::vector<StoreOp> ops,
   after_change();
   services_->writer.submit(std::move(ops), [self = shared_from_this(), outs = std::move(outs),
                                             seat_copies = std::move(seat_copies), last_seq,
-                                            reply = std::move(reply)](bool ok) mutable {
+                                            reply = std::move(reply)](
+                                               StoreWriter::Outcome outcome) mutable {
+    // Fenced: another node owns the match now and this node has lost it;
+    // until the cluster stops it, it pauses as after a failed commit.
+    const bool ok = outcome == StoreWriter::Outcome::ok;
     asio::post(self->strand_, [self, outs = std::move(outs), seat_copies = std::move(seat_copies),
                                last_seq, reply = std::move(reply), ok] {
       if (!ok) return self->pause(reply);

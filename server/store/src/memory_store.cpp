@@ -5,13 +5,63 @@
 
 namespace inarow::server {
 
-inarow::expected<void, std::string> MemoryStore::write(std::span<const StoreOp> ops) {
-  if (fail_writes_.load()) return inarow::unexpected(std::string("writes fail (as asked)"));
+inarow::expected<void, StoreError> MemoryStore::write(std::span<const StoreOp> ops) {
+  if (fail_writes_.load()) return inarow::unexpected(StoreError{"writes fail (as asked)", {}});
   std::lock_guard lock(mutex_);
+  // A batch with a fenced op changes nothing, as a database's rollback.
+  if (auto fenced = fenced_in(ops); !fenced.empty()) {
+    std::string message = "fenced:";
+    for (const std::string& id : fenced)
+      message += " " + id;
+    return inarow::unexpected(StoreError{std::move(message), std::move(fenced)});
+  }
   for (const StoreOp& op : ops)
     std::visit([this](const auto& o) { apply(o); }, op);
   ++commits_;
   return {};
+}
+
+std::vector<std::string> MemoryStore::fenced_in(std::span<const StoreOp> ops) const {
+  // The generations as the batch leaves them so far (its CreateMatch and
+  // TakeOver ops) over the stored ones.
+  std::map<std::string, std::int64_t> batch;
+  std::vector<std::string> fenced;
+  auto stored = [&](const std::string& id) -> std::optional<std::int64_t> {
+    if (auto b = batch.find(id); b != batch.end()) return b->second;
+    if (auto m = matches_.find(id); m != matches_.end()) return m->second.generation;
+    return std::nullopt;
+  };
+  auto fence = [&](const std::string& id) {
+    if (std::ranges::find(fenced, id) == fenced.end()) fenced.push_back(id);
+  };
+  auto check = [&](const std::string& id, std::int64_t generation) {
+    if (generation != 0 && stored(id) != generation) fence(id);
+  };
+  for (const StoreOp& op : ops) {
+    if (const auto* create = std::get_if<store_op::CreateMatch>(&op)) {
+      batch[create->match.id] = create->match.generation;
+    } else if (const auto* take = std::get_if<store_op::TakeOver>(&op)) {
+      const auto now = stored(take->match_id);
+      if (!now || take->generation <= *now) {
+        fence(take->match_id);
+      } else {
+        batch[take->match_id] = take->generation;
+      }
+    } else if (const auto* append = std::get_if<store_op::AppendEvent>(&op)) {
+      check(append->match_id, append->generation);
+    } else if (const auto* finish = std::get_if<store_op::FinishMatch>(&op)) {
+      check(finish->match_id, finish->generation);
+    } else if (const auto* clock = std::get_if<store_op::ClockFrom>(&op)) {
+      check(clock->match_id, clock->generation);
+    }
+  }
+  return fenced;
+}
+
+void MemoryStore::apply(const store_op::TakeOver& op) {
+  if (auto it = matches_.find(op.match_id); it != matches_.end()) {
+    it->second.generation = op.generation;
+  }
 }
 
 std::size_t MemoryStore::commits() const {

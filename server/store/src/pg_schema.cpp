@@ -37,6 +37,7 @@ CREATE TABLE matches (
   created_ms BIGINT NOT NULL,
   ended_ms BIGINT NOT NULL DEFAULT 0,
   log_from BIGINT NOT NULL DEFAULT 0,
+  generation BIGINT NOT NULL DEFAULT 0,
   record TEXT COLLATE "C",
   first_rating_before DOUBLE PRECISION,
   first_rd_before DOUBLE PRECISION,
@@ -81,5 +82,14 @@ CREATE TABLE devices (
 );
 CREATE INDEX devices_by_player ON devices (player_id, created_ms);
 )sql";
+
+std::string migration_from(int from) {
+  std::string sql;
+  // Schema 1 → 2: the fencing generation (a constant default: PostgreSQL
+  // adds the column without rewriting the table).
+  if (from <= 1) sql += "ALTER TABLE matches ADD COLUMN generation BIGINT NOT NULL DEFAULT 0;\n";
+  sql += "UPDATE schema_version SET version = " + std::to_string(kSchemaVersion) + ";\n";
+  return sql;
+}
 
 }  // namespace inarow::server::postgres

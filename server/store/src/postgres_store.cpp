@@ -98,6 +98,13 @@ class Result {
     return r_ && (s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK);
   }
   const char* command() const { return r_ ? PQcmdStatus(r_) : ""; }
+  // The rows an INSERT, UPDATE or DELETE changed.
+  std::int64_t affected() const {
+    const char* n = r_ ? PQcmdTuples(r_) : "";
+    std::int64_t v = 0;
+    std::from_chars(n, n + std::strlen(n), v);
+    return v;
+  }
   int rows() const { return ok() ? PQntuples(r_) : 0; }
   bool null(int row, int col) const { return PQgetisnull(r_, row, col) != 0; }
   std::string text(int row, int col) const {
@@ -362,6 +369,7 @@ MatchRecord read_match(const Result& q, int row) {
   m.reason = static_cast<int>(q.integer(row, 11));
   m.created_ms = q.integer(row, 12);
   m.ended_ms = q.integer(row, 13);
+  m.generation = q.integer(row, store_sql::kGenerationColumn);
   return m;
 }
 
@@ -397,18 +405,27 @@ class PostgresStore final : public Store {
 
   void add_reader(std::unique_ptr<Connection> c) { readers_.add(std::move(c)); }
 
-  inarow::expected<void, std::string> write(std::span<const StoreOp> ops) override {
+  inarow::expected<void, StoreError> write(std::span<const StoreOp> ops) override {
     std::lock_guard lock(mutex_);
     Connection& c = *writer_;
-    if (!c.usable()) return inarow::unexpected(failed(c.connection_error()));
-    if (!c.exec("BEGIN").ok()) return inarow::unexpected(failed(c.error()));
+    if (!c.usable()) return inarow::unexpected(StoreError{failed(c.connection_error()), {}});
+    if (!c.exec("BEGIN").ok()) return inarow::unexpected(StoreError{failed(c.error()), {}});
     finished_ = false;
+    fenced_.clear();
     restored_added_.clear();
     restored_dropped_.clear();
     for (const StoreOp& op : ops) {
       if (!std::visit([this](const auto& o) { return apply(o); }, op)) {
         return rolled_back(c.error());
       }
+    }
+    if (!fenced_.empty()) {
+      // A fenced op wrote nothing (no statement failed: the transaction
+      // went on to name every fenced match); the others are undone with it.
+      std::string why = "fenced:";
+      for (const std::string& id : fenced_)
+        why += " " + id;
+      return rolled_back(why, std::move(fenced_));
     }
     if (finished_ && std::chrono::steady_clock::now() - last_prune_ >= prune_every_) {
       // Best effort: a failed prune is undone alone (a failed statement
@@ -520,7 +537,8 @@ class PostgresStore final : public Store {
  private:
   std::string failed(const std::string& why) const { return "PostgreSQL store: " + why; }
 
-  inarow::unexpected<std::string> rolled_back(const std::string& why) {
+  inarow::unexpected<StoreError> rolled_back(const std::string& why,
+                                             std::vector<std::string> fenced = {}) {
     std::string error = failed(why);
     writer_->exec("ROLLBACK");  // fails harmlessly if the connection is gone
     // The batch's changes to what was restored are undone with it.
@@ -528,7 +546,7 @@ class PostgresStore final : public Store {
       restored_.erase(id);
     for (const std::string& id : restored_dropped_)
       restored_.insert(id);
-    return inarow::unexpected(std::move(error));
+    return inarow::unexpected(StoreError{std::move(error), std::move(fenced)});
   }
 
   // Runs `read` on a reader connection of its own, in one read-only
@@ -685,18 +703,66 @@ class PostgresStore final : public Store {
     return writer_
         ->run(
             "INSERT INTO matches (id, variant, kind, rated, initial_ms, increment_ms, "
-            "first_id, second_id, first_level, second_level, created_ms, log_from) "
-            "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, "
+            "first_id, second_id, first_level, second_level, created_ms, generation, log_from) "
+            "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, "
             "(SELECT COALESCE(MAX(id), 0) + 1 FROM log))",
             {m.id, m.variant, m.kind, m.rated, m.initial_ms, m.increment_ms, m.first_id,
-             m.second_id, m.first_level, m.second_level, m.created_ms})
+             m.second_id, m.first_level, m.second_level, m.created_ms, m.generation})
         .ok();
   }
+
+  // The generation check (store.h), against other nodes' connections. The
+  // transaction is READ COMMITTED (PostgreSQL's default): each statement
+  // reads the last commits as of its start. A check that only read the
+  // match row would race a TakeOver: the take-over could commit after the
+  // check and before this batch's commit, and the new owner, having read
+  // the match when its TakeOver committed, would never see this event.
+  // So the check locks the row it reads, in the write's own statement: a
+  // fenced AppendEvent or ClockFrom writes its row only as selected from
+  // the match's row `FOR SHARE` with the generation in the WHERE, and
+  // FinishMatch, an UPDATE of that row, carries the generation in its
+  // WHERE. TakeOver's UPDATE and these locks conflict (FOR KEY SHARE would
+  // not: the UPDATE changes no key), so the two transactions take turns on
+  // the row: a TakeOver that comes second waits
+  // for this batch's commit (and the new owner then reads its events); a
+  // write that comes second waits for the TakeOver's commit, and then READ
+  // COMMITTED evaluates its WHERE again on the row as the TakeOver left it:
+  // the generation no longer matches, no row is written, and the match is
+  // fenced. (REPEATABLE READ would fail such a write with a serialization
+  // error instead: a failure, where the answer is "fenced".) The check
+  // costs no extra round trip, and generation 0 (a single node) none at all.
+  // Two nodes' batches that lock several matches' rows in opposite orders
+  // can deadlock: PostgreSQL then fails one of them (a failure, not fenced).
   bool apply(const store_op::AppendEvent& op) {
-    return writer_
-        ->run("INSERT INTO log (match_id, seq, blob, at_ms) VALUES ($1, $2, $3, $4)",
-              {op.match_id, static_cast<std::int64_t>(op.seq), Param::bytes(op.blob), op.at_ms})
-        .ok();
+    if (op.generation == 0) {
+      return writer_
+          ->run("INSERT INTO log (match_id, seq, blob, at_ms) VALUES ($1, $2, $3, $4)",
+                {op.match_id, static_cast<std::int64_t>(op.seq), Param::bytes(op.blob), op.at_ms})
+          .ok();
+    }
+    return checked(writer_->run("INSERT INTO log (match_id, seq, blob, at_ms) "
+                                "SELECT id, $2::BIGINT, $3::BYTEA, $4::BIGINT FROM matches "
+                                "WHERE id = $1 AND generation = $5 FOR SHARE",
+                                {op.match_id, static_cast<std::int64_t>(op.seq),
+                                 Param::bytes(op.blob), op.at_ms, op.generation}),
+                   op.match_id) != Checked::failed;
+  }
+  bool apply(const store_op::TakeOver& op) {
+    // Two take-overs take turns on the row too: the second finds the
+    // first's generation, and is fenced unless its own is greater.
+    return checked(
+               writer_->run("UPDATE matches SET generation = $2 WHERE id = $1 AND generation < $2",
+                            {op.match_id, op.generation}),
+               op.match_id) != Checked::failed;
+  }
+  // A checked statement's outcome: it failed, wrote its row, or wrote
+  // none (the match is fenced: noted in fenced_).
+  enum class Checked { failed, written, fenced };
+  Checked checked(const Result& r, const std::string& match_id) {
+    if (!r.ok()) return Checked::failed;
+    if (r.affected() == 1) return Checked::written;
+    if (std::ranges::find(fenced_, match_id) == fenced_.end()) fenced_.push_back(match_id);
+    return Checked::fenced;
   }
   bool apply(const store_op::Alive& op) {
     return writer_
@@ -707,13 +773,26 @@ class PostgresStore final : public Store {
         .ok();
   }
   bool apply(const store_op::ClockFrom& op) {
-    if (!writer_
-             ->run("INSERT INTO clock_from (match_id, seq, at_ms) VALUES ($1, $2, $3) "
-                   "ON CONFLICT (match_id) DO UPDATE SET seq = EXCLUDED.seq, "
-                   "at_ms = EXCLUDED.at_ms",
-                   {op.match_id, static_cast<std::int64_t>(op.seq), op.at_ms})
-             .ok()) {
-      return false;
+    if (op.generation == 0) {
+      if (!writer_
+               ->run("INSERT INTO clock_from (match_id, seq, at_ms) VALUES ($1, $2, $3) "
+                     "ON CONFLICT (match_id) DO UPDATE SET seq = EXCLUDED.seq, "
+                     "at_ms = EXCLUDED.at_ms",
+                     {op.match_id, static_cast<std::int64_t>(op.seq), op.at_ms})
+               .ok()) {
+        return false;
+      }
+    } else {
+      // Checked as AppendEvent is (the row from the match's, FOR SHARE).
+      const Checked c = checked(
+          writer_->run("INSERT INTO clock_from (match_id, seq, at_ms) "
+                       "SELECT id, $2::BIGINT, $3::BIGINT FROM matches "
+                       "WHERE id = $1 AND generation = $4 FOR SHARE "
+                       "ON CONFLICT (match_id) DO UPDATE SET "
+                       "seq = EXCLUDED.seq, at_ms = EXCLUDED.at_ms",
+                       {op.match_id, static_cast<std::int64_t>(op.seq), op.at_ms, op.generation}),
+          op.match_id);
+      if (c != Checked::written) return c == Checked::fenced;
     }
     if (restored_.insert(op.match_id).second) restored_added_.push_back(op.match_id);
     return true;
@@ -736,19 +815,23 @@ class PostgresStore final : public Store {
     }
     params.emplace_back(op.swapped);
     params.emplace_back(op.match_id);
-    if (!writer_
-             ->run("UPDATE matches SET result = $1, reason = $2, ended_ms = $3, record = $4, "
-                   "first_rating_before = $5, first_rd_before = $6, first_rating_after = $7, "
-                   "first_rd_after = $8, second_rating_before = $9, second_rd_before = $10, "
-                   "second_rating_after = $11, second_rd_after = $12, "
-                   "first_id = CASE WHEN $13 THEN second_id ELSE first_id END, "
-                   "second_id = CASE WHEN $13 THEN first_id ELSE second_id END, "
-                   "first_level = CASE WHEN $13 THEN second_level ELSE first_level END, "
-                   "second_level = CASE WHEN $13 THEN first_level ELSE second_level END "
-                   "WHERE id = $14",
-                   params)
-             .ok()) {
-      return false;
+    params.emplace_back(op.generation);
+    // The generation checked in the UPDATE's WHERE (see AppendEvent's).
+    Result updated = writer_->run(
+        "UPDATE matches SET result = $1, reason = $2, ended_ms = $3, record = $4, "
+        "first_rating_before = $5, first_rd_before = $6, first_rating_after = $7, "
+        "first_rd_after = $8, second_rating_before = $9, second_rd_before = $10, "
+        "second_rating_after = $11, second_rd_after = $12, "
+        "first_id = CASE WHEN $13 THEN second_id ELSE first_id END, "
+        "second_id = CASE WHEN $13 THEN first_id ELSE second_id END, "
+        "first_level = CASE WHEN $13 THEN second_level ELSE first_level END, "
+        "second_level = CASE WHEN $13 THEN first_level ELSE second_level END "
+        "WHERE id = $14 AND ($15::BIGINT = 0 OR generation = $15::BIGINT)",
+        params);
+    if (op.generation == 0) {
+      if (!updated.ok()) return false;
+    } else if (const Checked c = checked(updated, op.match_id); c != Checked::written) {
+      return c == Checked::fenced;
     }
     if (restored_.erase(op.match_id) != 0) {
       restored_dropped_.push_back(op.match_id);
@@ -799,7 +882,8 @@ class PostgresStore final : public Store {
   // load_unfinished), and this batch's changes to them (undone with it).
   std::unordered_set<std::string> restored_;
   std::vector<std::string> restored_added_, restored_dropped_;
-  std::string record_text_;  // FinishMatch's record, encoded (reused)
+  std::vector<std::string> fenced_;  // this batch's fenced matches, in order
+  std::string record_text_;          // FinishMatch's record, encoded (reused)
 };
 
 // Where a conninfo points, for messages: host, port, database and user,
@@ -885,6 +969,11 @@ inarow::expected<std::unique_ptr<Store>, std::string> open_postgres_store(
                     .c_str())
              .ok()) {
       return failed("set up");
+    }
+  } else if (found < kSchemaVersion) {
+    // An older schema: migrated in this transaction, under the lock.
+    if (!w.exec(postgres::migration_from(static_cast<int>(found)).c_str()).ok()) {
+      return failed("migrate");
     }
   }
   if (Result commit = w.exec("COMMIT");

@@ -1,10 +1,7 @@
 #include "schema.h"
 
-#include "store_sql.h"
-
 namespace inarow::server::sqlite {
 
-using store_sql::kMatchColumnList;
 namespace {
 
 // The matches table under its name in `name` (a migration builds it aside).
@@ -25,6 +22,7 @@ std::string matches_table(const char* name) {
   created_ms INTEGER NOT NULL,
   ended_ms INTEGER NOT NULL DEFAULT 0,
   log_from INTEGER NOT NULL DEFAULT 0,
+  generation INTEGER NOT NULL DEFAULT 0,
   record TEXT,
   first_rating_before REAL,
   first_rd_before REAL,
@@ -107,8 +105,12 @@ namespace {
 // live matches (schema 1 wrote moves as they were made) gives way to the
 // record they will file when they end.
 std::string migrate_from_2() {
-  return matches_table("matches_v3") + "INSERT INTO matches_v3 (" + kMatchColumnList + ") SELECT " +
-         kMatchColumnList + " FROM matches;\n" + R"sql(
+  // Schema 2's columns (the record and what came later are not among them).
+  const std::string columns =
+      "id, variant, kind, rated, initial_ms, increment_ms, first_id, second_id, first_level, "
+      "second_level, result, reason, created_ms, ended_ms, log_from";
+  return matches_table("matches_v3") + "INSERT INTO matches_v3 (" + columns + ") SELECT " +
+         columns + " FROM matches;\n" + R"sql(
 DROP TABLE matches;
 ALTER TABLE matches_v3 RENAME TO matches;
 DELETE FROM moves WHERE match_id IN (SELECT id FROM matches WHERE result = 0);
@@ -169,11 +171,16 @@ UPDATE ratings SET games = counted.n
   WHERE ratings.player_id = counted.player AND ratings.variant = counted.variant;
 )sql";
 
+// Schema 6 → 7: each match keeps its owner's fencing generation; the
+// matches before it had none (0: never checked).
+constexpr const char* kMigrateFrom6 =
+    "ALTER TABLE matches ADD COLUMN generation INTEGER NOT NULL DEFAULT 0;\n";
+
 }  // namespace
 
 std::string setup_script(bool has_schema1_events, bool has_schema2_matches,
                          bool has_log_without_time, bool has_matches_without_ratings,
-                         bool has_ratings_without_games) {
+                         bool has_ratings_without_games, bool has_matches_without_generation) {
   std::string setup;
   if (has_schema1_events) setup += kMigrateFrom1;                        // schema 1 → 2
   if (!setup.empty() || has_schema2_matches) setup += migrate_from_2();  // schema 2 → 3
@@ -181,6 +188,9 @@ std::string setup_script(bool has_schema1_events, bool has_schema2_matches,
   // (A schema-2 table was rebuilt above with the rating columns.)
   if (has_matches_without_ratings && !has_schema1_events && !has_schema2_matches) {
     setup += kMigrateFrom4;  // schema 3 or 4 → 5
+  }
+  if (has_matches_without_generation && !has_schema1_events && !has_schema2_matches) {
+    setup += kMigrateFrom6;  // schema 3 to 6 → 7
   }
   setup += matches_table("matches");
   // After the matches' migrations: it reads them in their latest shape.

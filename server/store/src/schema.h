@@ -1,4 +1,4 @@
-// The SQLite store's tables: schema 6, and the migrations from the schemas
+// The SQLite store's tables: schema 7, and the migrations from the schemas
 // before it. open_sqlite_store runs them in one transaction.
 #pragma once
 
@@ -36,15 +36,22 @@ namespace inarow::server::sqlite {
 // matches. Indexes find a player by token (players.token_hash, partial: a
 // bot's and a revoked token are ''), a player's devices, and a variant's
 // ratings best first (the leaderboard, a page at a time).
-constexpr int kSchemaVersion = 6;
+//
+// Schema 7 is for nodes sharing a database: each match row keeps the
+// fencing generation of the node that owns it (`generation`, which
+// CreateMatch writes and TakeOver raises; store.h), against which a write
+// that carries one is checked. The matches from before get 0, a single
+// node's: never checked.
+constexpr int kSchemaVersion = 7;
 
-// What brings a store of the given shape to schema 6: the migrations it
+// What brings a store of the given shape to schema 7: the migrations it
 // needs, then the tables and indexes (IF NOT EXISTS), then the version.
 // `has_log_without_time`: a schema-2 or -3 log (no at_ms column).
 // `has_matches_without_ratings`: a schema-3 or -4 matches table.
 // `has_ratings_without_games`: a ratings table from schema 5 or before.
+// `has_matches_without_generation`: a matches table from schema 6 or before.
 std::string setup_script(bool has_schema1_events, bool has_schema2_matches,
                          bool has_log_without_time, bool has_matches_without_ratings,
-                         bool has_ratings_without_games);
+                         bool has_ratings_without_games, bool has_matches_without_generation);
 
 }  // namespace inarow::server::sqlite

@@ -66,27 +66,30 @@ class SqliteStore final : public Store {
     return true;
   }
 
-  inarow::expected<void, std::string> write(std::span<const StoreOp> ops) override {
+  inarow::expected<void, StoreError> write(std::span<const StoreOp> ops) override {
     std::lock_guard lock(mutex_);
-    if (!done(stmt(prepared_.begin, "BEGIN IMMEDIATE"))) return inarow::unexpected(error());
+    if (!done(stmt(prepared_.begin, "BEGIN IMMEDIATE"))) return failed(error());
     finished_ = false;
+    fenced_.clear();
+    restored_added_.clear();
+    restored_dropped_.clear();
     for (const StoreOp& op : ops) {
-      if (!std::visit([this](const auto& o) { return apply(o); }, op)) {
-        std::string why = error();
-        exec("ROLLBACK");
-        return inarow::unexpected(why);
-      }
+      if (!std::visit([this](const auto& o) { return apply(o); }, op)) return failed(error());
+    }
+    if (!fenced_.empty()) {
+      // A fenced op wrote nothing; the batch's others are undone with it.
+      // Every fenced match is named, so that the rest can go without them.
+      std::string why = "fenced:";
+      for (const std::string& id : fenced_)
+        why += " " + id;
+      return failed(std::move(why), std::move(fenced_));
     }
     if (finished_ && std::chrono::steady_clock::now() - last_prune_ >= prune_every_) {
       // Best effort: a failed prune is undone alone and tried again later.
       (void)done(stmt(prepared_.prune_log, kPruneLog));
       last_prune_ = std::chrono::steady_clock::now();
     }
-    if (!done(stmt(prepared_.commit, "COMMIT"))) {
-      std::string why = error();
-      exec("ROLLBACK");
-      return inarow::unexpected(why);
-    }
+    if (!done(stmt(prepared_.commit, "COMMIT"))) return failed(error());
     return {};
   }
 
@@ -208,6 +211,39 @@ class SqliteStore final : public Store {
   }
 
  private:
+  // Rolls the batch back (what it did to restored_ too) and says why.
+  inarow::unexpected<StoreError> failed(std::string why, std::vector<std::string> fenced = {}) {
+    exec("ROLLBACK");
+    for (const std::string& id : restored_added_)
+      restored_.erase(id);
+    for (const std::string& id : restored_dropped_)
+      restored_.insert(id);
+    return inarow::unexpected(StoreError{std::move(why), std::move(fenced)});
+  }
+
+  // Whether an op of `generation` on match `id` may write (store.h): it
+  // is the stored generation (or 0, never checked); else the match is
+  // fenced (noted in fenced_), as when there is no such match; or the read
+  // failed. BEGIN IMMEDIATE holds the database's write lock from the
+  // batch's start, so nothing can take the match over between this read
+  // and the op's write.
+  enum class Check { owner, fenced, failed };
+  Check check(const std::string& id, std::int64_t generation) {
+    if (generation == 0) return Check::owner;
+    auto& q = stmt(prepared_.generation, "SELECT generation FROM matches WHERE id = ?");
+    q.bind(1, id);
+    const int rc = q.step();
+    const bool owner = rc == SQLITE_ROW && q.integer(0) == generation;
+    q.reset();
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) return Check::failed;
+    if (owner) return Check::owner;
+    fence(id);
+    return Check::fenced;
+  }
+  void fence(const std::string& id) {
+    if (std::find(fenced_.begin(), fenced_.end(), id) == fenced_.end()) fenced_.push_back(id);
+  }
+
   // The player and leaderboard reads of one connection, prepared on first
   // use: they run on every sign-in and reconnection.
   struct Reads {
@@ -478,6 +514,7 @@ class SqliteStore final : public Store {
     m.reason = static_cast<int>(q.integer(11));
     m.created_ms = q.integer(12);
     m.ended_ms = q.integer(13);
+    m.generation = q.integer(store_sql::kGenerationColumn);
     return m;
   }
 
@@ -509,16 +546,21 @@ class SqliteStore final : public Store {
     // The match's events are the log rows from here on.
     auto& s = stmt(prepared_.create_match,
                    "INSERT INTO matches (id, variant, kind, rated, initial_ms, increment_ms, "
-                   "first_id, second_id, first_level, second_level, created_ms, log_from) "
-                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                   "first_id, second_id, first_level, second_level, created_ms, generation, "
+                   "log_from) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
                    "(SELECT COALESCE(MAX(id), 0) + 1 FROM log))");
     s.bind(1, m.id).bind(2, m.variant).bind(3, std::int64_t{m.kind});
     s.bind(4, std::int64_t{m.rated}).bind(5, m.initial_ms).bind(6, m.increment_ms);
     s.bind(7, m.first_id).bind(8, m.second_id).bind(9, m.first_level).bind(10, m.second_level);
-    s.bind(11, m.created_ms);
+    s.bind(11, m.created_ms).bind(12, m.generation);
     return done(s);
   }
   bool apply(const store_op::AppendEvent& op) {
+    // A fenced op writes nothing and the batch goes on, to name every
+    // fenced match; it fails at the end.
+    if (const Check c = check(op.match_id, op.generation); c != Check::owner) {
+      return c == Check::fenced;
+    }
     auto& s = stmt(prepared_.append_event,
                    "INSERT INTO log (match_id, seq, blob, at_ms) VALUES (?, ?, ?, ?)");
     s.bind(1, op.match_id).bind(2, static_cast<std::int64_t>(op.seq)).bind_blob(3, op.blob);
@@ -531,14 +573,30 @@ class SqliteStore final : public Store {
     return done(s);
   }
   bool apply(const store_op::ClockFrom& op) {
+    if (const Check c = check(op.match_id, op.generation); c != Check::owner) {
+      return c == Check::fenced;
+    }
     auto& s = stmt(prepared_.clock_from,
                    "INSERT OR REPLACE INTO clock_from (match_id, seq, at_ms) VALUES (?, ?, ?)");
     s.bind(1, op.match_id).bind(2, static_cast<std::int64_t>(op.seq)).bind(3, op.at_ms);
     if (!done(s)) return false;
-    restored_.insert(op.match_id);
+    if (restored_.insert(op.match_id).second) restored_added_.push_back(op.match_id);
+    return true;
+  }
+  bool apply(const store_op::TakeOver& op) {
+    // Raised only above the stored generation: else nothing changes, and
+    // the match is fenced (as it is when there is no such match).
+    auto& s = stmt(prepared_.take_over,
+                   "UPDATE matches SET generation = ?2 WHERE id = ?1 AND generation < ?2");
+    s.bind(1, op.match_id).bind(2, op.generation);
+    if (!done(s)) return false;
+    if (sqlite3_changes(db_) != 1) fence(op.match_id);
     return true;
   }
   bool apply(const store_op::FinishMatch& op) {
+    if (const Check c = check(op.match_id, op.generation); c != Check::owner) {
+      return c == Check::fenced;
+    }
     // One write, on the match's row: its result and its record, and the
     // players in the sides they finished with (an UPDATE reads the old row
     // on the right, so the two columns swap).
@@ -567,6 +625,7 @@ class SqliteStore final : public Store {
     s.bind(14, op.match_id);
     if (!done(s)) return false;
     if (restored_.erase(op.match_id) != 0) {
+      restored_dropped_.push_back(op.match_id);
       // Its restore's time is no longer needed (a row only for a match
       // that was restored: the hot path pays nothing).
       auto& d = stmt(prepared_.drop_clock_from, "DELETE FROM clock_from WHERE match_id = ?");
@@ -625,12 +684,15 @@ class SqliteStore final : public Store {
   struct Prepared {
     std::unique_ptr<Statement> begin, commit, save_player, save_rating, create_match, append_event,
         finish_match, prune_log, alive, clock_from, drop_clock_from, save_account, add_device,
-        revoke_devices, revoke_first_token;
+        revoke_devices, revoke_first_token, generation, take_over;
   };
   Prepared prepared_;
-  // Matches with a clock_from row (written by this process or found by load_unfinished).
+  // Matches with a clock_from row (written by this process or found by
+  // load_unfinished), and this batch's changes to them (undone with it).
   std::unordered_set<std::string> restored_;
-  std::string record_text_;  // FinishMatch's record, encoded (reused)
+  std::vector<std::string> restored_added_, restored_dropped_;
+  std::vector<std::string> fenced_;  // this batch's fenced matches, in order
+  std::string record_text_;          // FinishMatch's record, encoded (reused)
 };
 
 }  // namespace
@@ -689,8 +751,13 @@ inarow::expected<std::unique_ptr<Store>, std::string> open_sqlite_store(const st
   const bool ratings_without_games =
       has_table("ratings") &&
       !store->integer("SELECT COUNT(*) FROM pragma_table_info('ratings') WHERE name = 'games'");
-  const std::string setup = sqlite::setup_script(schema1, schema2, log_without_time,
-                                                 matches_without_ratings, ratings_without_games);
+  const bool matches_without_generation =
+      has_table("matches") && !schema2 &&
+      !store->integer(
+          "SELECT COUNT(*) FROM pragma_table_info('matches') WHERE name = 'generation'");
+  const std::string setup =
+      sqlite::setup_script(schema1, schema2, log_without_time, matches_without_ratings,
+                           ratings_without_games, matches_without_generation);
   if (!store->exec("BEGIN IMMEDIATE")) return failed("set up");
   if (!store->exec(setup.c_str())) {
     auto why = failed(setup.find("matches_v3") != std::string::npos ? "migrate" : "set up");

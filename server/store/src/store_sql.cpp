@@ -7,7 +7,7 @@ namespace inarow::server::store_sql {
 
 const char* const kMatchColumnList =
     "id, variant, kind, rated, initial_ms, increment_ms, first_id, second_id, first_level, "
-    "second_level, result, reason, created_ms, ended_ms, log_from";
+    "second_level, result, reason, created_ms, ended_ms, log_from, generation";
 
 const char* const kRatingColumnList =
     "first_rating_before, first_rd_before, first_rating_after, first_rd_after, "

@@ -1,5 +1,5 @@
-// SQL both database stores speak alike (SQLite's schema 6 and PostgreSQL's
-// schema 1 have the same tables and columns): the matches table's columns
+// SQL both database stores speak alike (SQLite's schema 7 and PostgreSQL's
+// schema 2 have the same tables and columns): the matches table's columns
 // in the order the stores read them, the finished games' query and the
 // log's prune.
 #pragma once
@@ -14,10 +14,12 @@
 namespace inarow::server::store_sql {
 
 // The matches table's columns, in the order the stores read them (record
-// follows): kLogFromColumn is log_from's, kRecordColumn the record's.
+// follows): kLogFromColumn is log_from's, kGenerationColumn the fencing
+// generation's (schema 7), kRecordColumn the record's.
 extern const char* const kMatchColumnList;
 inline constexpr int kLogFromColumn = 14;
-inline constexpr int kRecordColumn = 15;
+inline constexpr int kGenerationColumn = 15;
+inline constexpr int kRecordColumn = 16;
 
 // A rated game's rating columns (SQLite's schema 5 added them), in the
 // order the stores read them.
@@ -31,7 +33,7 @@ extern const char* const kPruneLog;
 // columns (as m.*), the record, the ratings (from kRatingsColumn), then
 // both players' names and kinds; `where` follows (its WHERE, ORDER BY...).
 std::string select_games(std::string_view where);
-inline constexpr int kRatingsColumn = 16;
+inline constexpr int kRatingsColumn = 17;
 
 // A player's games read seat by seat (each seat's index gives its page in
 // order), made one page: newest first (end time, then id), a bot that

@@ -51,7 +51,7 @@ MatchRecord rated_match(const std::string& id, const std::string& first, const s
 
 void write_ok(Store& store, std::vector<StoreOp> ops) {
   auto ok = store.write(ops);
-  ASSERT_TRUE(ok) << ok.error();
+  ASSERT_TRUE(ok) << ok.error().message;
 }
 
 TEST(AccountsStore, AnAccountAndItsDevicesSurviveReopening) {

@@ -4,8 +4,10 @@
 // id, by any token still valid, by an account's name key), failed batches,
 // unique name keys, revoked devices, the leaderboard's order and pages, a
 // player's games by cursor with private games for their players only,
-// live matches with their events and times, the heartbeat, and reads
-// while a writer commits. PostgreSQL's own tests (reopening, schema
+// live matches with their events and times, the heartbeat, reads while a
+// writer commits, and the fencing generation: take-overs, writes of an
+// older owner refused and naming their matches, and the StoreWriter
+// committing the rest of a batch without them. PostgreSQL's own tests (reopening, schema
 // versions, a server away and back) are in postgres_store_test.cpp.
 #include <gtest/gtest.h>
 
@@ -13,14 +15,18 @@
 #include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <future>
 #include <limits>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "inarow/server/postgres_store.h"
+#include "inarow/server/store_writer.h"
 #include "postgres_cluster.h"
 #include "records.h"
 #include "stores.h"
@@ -60,7 +66,16 @@ class Conformance : public ::testing::Test {
   Store& store() { return made_.store(); }
   void write(std::vector<StoreOp> ops) {
     auto ok = store().write(ops);
-    ASSERT_TRUE(ok) << ok.error();
+    ASSERT_TRUE(ok) << ok.error().message;
+  }
+  // The matches a batch was refused for (StoreError::fenced): the test
+  // fails if it committed, or failed for another reason.
+  std::vector<std::string> fenced(std::vector<StoreOp> ops) {
+    auto written = store().write(ops);
+    EXPECT_FALSE(written) << "committed";
+    if (written) return {};
+    EXPECT_FALSE(written.error().fenced.empty()) << written.error().message;
+    return written.error().fenced;
   }
   static constexpr bool kTransactional = Made::kTransactional;
 
@@ -801,6 +816,248 @@ TYPED_TEST(Conformance, ReadsSeeWholeCommitsWhileAWriterCommits) {
   EXPECT_EQ(ids_of(board), (std::vector<std::string>{"pa", "pb"}));
   EXPECT_TRUE(this->store().load_unfinished().empty());
   EXPECT_EQ(page_through(this->store(), "pb", "pb", 50).size(), static_cast<std::size_t>(kBatches));
+}
+
+// The fencing generation (store.h): what CreateMatch stored and TakeOver
+// raised, read back by both reads, finished or not.
+TYPED_TEST(Conformance, ATakeOverRaisesTheGenerationAndTheReadsReturnIt) {
+  Store& store = this->store();
+  MatchRecord owned = match("m1", "pa", "pb", 10);
+  owned.generation = 3;
+  this->write({store_op::SavePlayer{person("pa", "Alice", "t-a")},
+               store_op::SavePlayer{person("pb", "Bob", "t-b")}, store_op::CreateMatch{owned},
+               store_op::CreateMatch{match("m2", "pa", "pb", 20)}});
+  auto live = store.load_unfinished();
+  ASSERT_EQ(live.size(), 2u);
+  EXPECT_EQ(live[0].generation, 3);
+  EXPECT_EQ(live[1].generation, 0);
+  EXPECT_EQ(store.load_match("m1")->generation, 3);
+
+  this->write({store_op::TakeOver{"m1", 4}, store_op::TakeOver{"m2", 1}});
+  EXPECT_EQ(store.load_match("m1")->generation, 4);
+  EXPECT_EQ(store.load_match("m2")->generation, 1);
+  // Twice in one batch: each above the one before.
+  this->write({store_op::TakeOver{"m1", 9}, store_op::TakeOver{"m1", 1000000000000}});
+  live = store.load_unfinished();
+  ASSERT_EQ(live.size(), 2u);
+  EXPECT_EQ(live[0].generation, 1000000000000);  // past 32 bits
+  EXPECT_EQ(live[1].generation, 1);
+  // A finished game keeps its last owner's.
+  store_op::FinishMatch end = finish("m2", 500, 1);
+  end.generation = 1;
+  this->write({end});
+  auto ended = store.load_match("m2");
+  ASSERT_TRUE(ended);
+  EXPECT_EQ(ended->result, 1);
+  EXPECT_EQ(ended->generation, 1);
+}
+
+TYPED_TEST(Conformance, ATakeOverNotAboveTheStoredGenerationIsFenced) {
+  Store& store = this->store();
+  MatchRecord owned = match("m1", "pa", "pb", 10);
+  owned.generation = 5;
+  this->write({store_op::CreateMatch{owned}, store_op::AppendEvent{"m1", 1, "start", 11, 5}});
+  using Ids = std::vector<std::string>;
+  EXPECT_EQ(this->fenced({store_op::TakeOver{"m1", 5}}), Ids{"m1"});  // equal
+  EXPECT_EQ(this->fenced({store_op::TakeOver{"m1", 4}}), Ids{"m1"});  // lower
+  EXPECT_EQ(this->fenced({store_op::TakeOver{"m1", 0}}), Ids{"m1"});
+  EXPECT_EQ(this->fenced({store_op::TakeOver{"m9", 1}}), Ids{"m9"});  // no such match
+  // The second of two take-overs in one batch with the same generation.
+  EXPECT_EQ(this->fenced({store_op::TakeOver{"m1", 6}, store_op::TakeOver{"m1", 6}}), Ids{"m1"});
+  // A fenced batch changes nothing, whatever else it held.
+  EXPECT_EQ(this->fenced({store_op::SavePlayer{person("pz", "Zed", "t-z")}, store_op::Alive{77},
+                          store_op::TakeOver{"m1", 5}, store_op::AppendEvent{"m1", 2, "x", 12}}),
+            Ids{"m1"});
+  EXPECT_FALSE(store.find_player("pz"));
+  EXPECT_EQ(store.last_alive_ms(), 0);
+  auto m1 = store.load_match("m1");
+  ASSERT_TRUE(m1);
+  EXPECT_EQ(m1->generation, 5);
+  EXPECT_EQ(m1->events, (std::vector<std::string>{"start"}));
+  // And the owner's writes go on.
+  this->write({store_op::AppendEvent{"m1", 2, "move", 12, 5}});
+  EXPECT_EQ(store.load_match("m1")->events, (std::vector<std::string>{"start", "move"}));
+}
+
+TYPED_TEST(Conformance, TheOldOwnersWritesAfterATakeOverAreRefusedAndChangeNothing) {
+  Store& store = this->store();
+  MatchRecord owned = match("m1", "pa", "pb", 10);
+  owned.generation = 1;
+  this->write({store_op::CreateMatch{owned}, store_op::AppendEvent{"m1", 1, "start", 1001, 1},
+               store_op::AppendEvent{"m1", 2, "move", 1002, 1},
+               store_op::ClockFrom{"m1", 2, 1500, 1}});
+  this->write({store_op::TakeOver{"m1", 2}});
+  const std::vector<std::string> events{"start", "move"};
+  const std::vector<std::int64_t> times{1001, 1500};
+  auto unchanged = [&](const char* after) {
+    auto live = store.load_unfinished();
+    ASSERT_EQ(live.size(), 1u) << after;
+    EXPECT_EQ(live[0].generation, 2) << after;
+    EXPECT_EQ(live[0].result, 0) << after;
+    EXPECT_EQ(live[0].events, events) << after;
+    EXPECT_EQ(live[0].event_ms, times) << after;
+    auto m1 = store.load_match("m1");
+    ASSERT_TRUE(m1) << after;
+    EXPECT_EQ(m1->result, 0) << after;
+    EXPECT_EQ(m1->events, events) << after;
+  };
+  using Ids = std::vector<std::string>;
+  store_op::FinishMatch stale_end = finish("m1", 2000, 1);
+  stale_end.generation = 1;
+  EXPECT_EQ(this->fenced({store_op::AppendEvent{"m1", 3, "stale", 2000, 1}}), Ids{"m1"});
+  unchanged("an old append");
+  EXPECT_EQ(this->fenced({store_op::ClockFrom{"m1", 2, 9999, 1}}), Ids{"m1"});
+  unchanged("an old ClockFrom");
+  EXPECT_EQ(this->fenced({stale_end}), Ids{"m1"});
+  unchanged("an old FinishMatch");
+  // Nor a generation the store has not seen (only the stored one is the owner's).
+  EXPECT_EQ(this->fenced({store_op::AppendEvent{"m1", 3, "ahead", 2000, 3}}), Ids{"m1"});
+  unchanged("a newer generation's append");
+  // The new owner's, with the current generation, go through.
+  this->write(
+      {store_op::ClockFrom{"m1", 2, 3000, 2}, store_op::AppendEvent{"m1", 3, "new", 3001, 2}});
+  auto live = store.load_unfinished();
+  ASSERT_EQ(live.size(), 1u);
+  EXPECT_EQ(live[0].events, (std::vector<std::string>{"start", "move", "new"}));
+  EXPECT_EQ(live[0].event_ms, (std::vector<std::int64_t>{1001, 3000, 3001}));
+  store_op::FinishMatch end = finish("m1", 4000, 2);
+  end.generation = 2;
+  this->write({end});
+  EXPECT_TRUE(store.load_unfinished().empty());
+  EXPECT_EQ(store.load_match("m1")->result, 1);
+}
+
+// Generation 0 is a single node's: never checked, whatever the stored one.
+TYPED_TEST(Conformance, WritesOfGenerationZeroAreNotChecked) {
+  Store& store = this->store();
+  MatchRecord owned = match("m1", "pa", "pb", 10);
+  owned.generation = 7;
+  this->write({store_op::CreateMatch{owned}, store_op::CreateMatch{match("m2", "pa", "pb", 20)}});
+  this->write({store_op::AppendEvent{"m1", 1, "a", 11}, store_op::AppendEvent{"m2", 1, "b", 21},
+               store_op::ClockFrom{"m1", 1, 50}});
+  auto live = store.load_unfinished();
+  ASSERT_EQ(live.size(), 2u);
+  EXPECT_EQ(live[0].events, (std::vector<std::string>{"a"}));
+  EXPECT_EQ(live[0].event_ms, (std::vector<std::int64_t>{50}));
+  EXPECT_EQ(live[1].events, (std::vector<std::string>{"b"}));
+  this->write({finish("m1", 100, 1)});
+  EXPECT_EQ(store.load_match("m1")->result, 1);
+  EXPECT_EQ(store.load_match("m1")->generation, 7);
+}
+
+// A group commit holds many matches' ops: a refused one names its match
+// only, each fenced match once, in the batch's order.
+TYPED_TEST(Conformance, ABatchNamesExactlyItsFencedMatches) {
+  Store& store = this->store();
+  MatchRecord m1 = match("m1", "pa", "pb", 10);
+  MatchRecord m2 = match("m2", "pa", "pb", 20);
+  m1.generation = m2.generation = 1;
+  this->write({store_op::CreateMatch{m1}, store_op::CreateMatch{m2},
+               store_op::CreateMatch{match("m3", "pa", "pb", 30)},
+               store_op::AppendEvent{"m1", 1, "m1-start", 11, 1},
+               store_op::AppendEvent{"m2", 1, "m2-start", 21, 1}});
+  this->write({store_op::TakeOver{"m1", 2}});
+  using Ids = std::vector<std::string>;
+  // One fenced match and one other.
+  EXPECT_EQ(this->fenced({store_op::AppendEvent{"m2", 2, "m2-move", 22, 1},
+                          store_op::AppendEvent{"m1", 2, "m1-stale", 12, 1}}),
+            Ids{"m1"});
+  // Several, and ops of every other kind around them.
+  store_op::FinishMatch stale_end = finish("m1", 100, 1);
+  stale_end.generation = 1;
+  EXPECT_EQ(this->fenced({store_op::SavePlayer{person("pz", "Zed", "t-z")},
+                          store_op::AppendEvent{"m9", 1, "nowhere", 5, 4},
+                          store_op::AppendEvent{"m2", 2, "m2-move", 22, 1},
+                          store_op::AppendEvent{"m1", 2, "m1-stale", 12, 1},
+                          store_op::AppendEvent{"m3", 1, "m3-start", 31}, stale_end,
+                          store_op::TakeOver{"m2", 1}, store_op::Alive{99}}),
+            (Ids{"m9", "m1", "m2"}));
+  EXPECT_FALSE(store.find_player("pz"));
+  EXPECT_EQ(store.last_alive_ms(), 0);
+  auto live = store.load_unfinished();
+  ASSERT_EQ(live.size(), 3u);
+  EXPECT_EQ(live[0].events, (std::vector<std::string>{"m1-start"}));
+  EXPECT_EQ(live[1].events, (std::vector<std::string>{"m2-start"}));
+  EXPECT_TRUE(live[2].events.empty());
+  // The same batch without the fenced matches' ops commits.
+  this->write({store_op::SavePlayer{person("pz", "Zed", "t-z")},
+               store_op::AppendEvent{"m2", 2, "m2-move", 22, 1},
+               store_op::AppendEvent{"m3", 1, "m3-start", 31}, store_op::Alive{99}});
+  live = store.load_unfinished();
+  ASSERT_EQ(live.size(), 3u);
+  EXPECT_EQ(live[0].events, (std::vector<std::string>{"m1-start"}));
+  EXPECT_EQ(live[1].events, (std::vector<std::string>{"m2-start", "m2-move"}));
+  EXPECT_EQ(live[2].events, (std::vector<std::string>{"m3-start"}));
+  EXPECT_EQ(store.last_alive_ms(), 99);
+}
+
+// The StoreWriter over each store: a job fenced in a group commit is told
+// so, and the others in its batch are written at once without it.
+TYPED_TEST(Conformance, TheWriterAnswersAFencedJobAndCommitsTheRestOfItsBatch) {
+  Store& store = this->store();
+  MatchRecord m1 = match("m1", "pa", "pb", 10);
+  MatchRecord m2 = match("m2", "pa", "pb", 20);
+  m1.generation = m2.generation = 1;
+  this->write({store_op::CreateMatch{m1}, store_op::CreateMatch{m2}});
+  this->write({store_op::TakeOver{"m1", 2}});  // another node took m1
+
+  using Outcome = StoreWriter::Outcome;
+  std::mutex mutex;
+  std::vector<std::pair<std::size_t, bool>> commits;  // ops, ok
+  std::map<std::string, Outcome> outcomes;
+  StoreWriter writer(store, [&](double, std::size_t ops, bool ok) {
+    std::lock_guard lock(mutex);
+    commits.emplace_back(ops, ok);
+  });
+  // A first job holds the writer in its callback until the next ones are
+  // queued: they go in one batch.
+  auto batch = [&](std::vector<std::pair<std::string, std::vector<StoreOp>>> jobs) {
+    std::promise<void> writing, queued;
+    auto written = writing.get_future();
+    auto released = queued.get_future();
+    writer.submit({store_op::Alive{1}}, [&](Outcome) {
+      writing.set_value();
+      released.wait();
+    });
+    written.wait();
+    for (auto& [name, ops] : jobs) {
+      writer.submit(std::move(ops), [&, name](Outcome o) {
+        std::lock_guard lock(mutex);
+        outcomes[name] = o;
+      });
+    }
+    queued.set_value();
+    writer.flush();
+  };
+  batch({{"stale", {store_op::AppendEvent{"m1", 1, "m1-stale", 11, 1}}},
+         {"fresh", {store_op::AppendEvent{"m2", 1, "m2-start", 21, 1}}},
+         {"player", {store_op::SavePlayer{person("pa", "Alice", "t-a")}}}});
+  EXPECT_EQ(outcomes,
+            (std::map<std::string, Outcome>{
+                {"stale", Outcome::fenced}, {"fresh", Outcome::ok}, {"player", Outcome::ok}}));
+  // Written: the first job; the batch, refused; the batch less the fenced
+  // job. No failure among them.
+  EXPECT_EQ(commits, (std::vector<std::pair<std::size_t, bool>>{{1, true}, {3, true}, {2, true}}));
+  auto live = store.load_unfinished();
+  ASSERT_EQ(live.size(), 2u);
+  EXPECT_TRUE(live[0].events.empty());
+  EXPECT_EQ(live[1].events, (std::vector<std::string>{"m2-start"}));
+  EXPECT_EQ(store.find_player("pa")->name, "Alice");
+
+  // A batch of fenced jobs only: refused, and nothing left to write.
+  outcomes.clear();
+  commits.clear();
+  store_op::FinishMatch stale_end = finish("m1", 50, 0);
+  stale_end.generation = 1;
+  batch({{"stale", {store_op::AppendEvent{"m1", 1, "m1-stale", 11, 1}}},
+         {"stale end", {stale_end}},
+         {"late take-over", {store_op::TakeOver{"m1", 2}}}});
+  EXPECT_EQ(outcomes, (std::map<std::string, Outcome>{{"stale", Outcome::fenced},
+                                                      {"stale end", Outcome::fenced},
+                                                      {"late take-over", Outcome::fenced}}));
+  EXPECT_EQ(commits, (std::vector<std::pair<std::size_t, bool>>{{1, true}, {3, true}}));
+  EXPECT_TRUE(store.load_unfinished().at(0).events.empty());
+  EXPECT_EQ(store.load_match("m1")->result, 0);
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // The game history in the stores: a player's finished games newest first,
 // paged by a (ended_ms, id) cursor, with each rated game's rating changes
-// and the players' names; a schema-4 store migrated (to schema 6). Both
+// and the players' names; a schema-4 store migrated (to schema 7). Both
 // stores are held to the same answers.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
@@ -320,7 +320,7 @@ TEST(HistoryStore, AFinishedSwapFilesThePlayersByTheirNewSides) {
   }
 }
 
-// A store written by schema 4 opens at schema 6: its finished games list
+// A store written by schema 4 opens at schema 7: its finished games list
 // (without rating changes, which schema 4 did not keep), its live match
 // still restores, and a game that ends now files its changes.
 TEST(HistoryStore, MigratesASchemaFourStore) {
@@ -352,7 +352,7 @@ TEST(HistoryStore, MigratesASchemaFourStore) {
         RatingDelta{Rating{1600, 100, 0.06}, Rating{1601.5, 99.5, 0.06}}};
     ASSERT_TRUE((*store)->write(std::vector<StoreOp>{f}));
   }
-  EXPECT_EQ(query_rows(path, "PRAGMA user_version"), "6\n");
+  EXPECT_EQ(query_rows(path, "PRAGMA user_version"), "7\n");
   EXPECT_EQ(query_rows(path,
                        "SELECT id, first_rating_before, first_rd_before, first_rating_after, "
                        "first_rd_after, second_rating_before, second_rd_before, "

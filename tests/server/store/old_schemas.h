@@ -71,4 +71,13 @@ inline constexpr const char* kSchema5Additions = R"sql(
     created_ms INTEGER NOT NULL) WITHOUT ROWID;
 )sql";
 
+// Schema 6 adds to schema 5's: each rating's games, and the indexes that
+// find a player by token, a player's devices and a variant's best ratings.
+inline constexpr const char* kSchema6Additions = R"sql(
+  ALTER TABLE ratings ADD COLUMN games INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX players_by_token ON players (token_hash) WHERE token_hash != '';
+  CREATE INDEX ratings_by_rank ON ratings (variant, rating DESC, games DESC, player_id);
+  CREATE INDEX devices_by_player ON devices (player_id, created_ms);
+)sql";
+
 }  // namespace inarow::server::testing

@@ -1,5 +1,5 @@
 // Players read when they are needed, from a store made by an older schema:
-// a schema-5 or schema-2 SQLite store migrates to schema 6 with each
+// a schema-5 or schema-2 SQLite store migrates to schema 7 with each
 // rating's games counted from its finished matches. What every store must
 // answer (the reads by id, token and name key, the leaderboard) is in
 // conformance_test.cpp.
@@ -75,7 +75,7 @@ TEST(PlayerReadsMigration, ASchemaFiveStoreCountsEachRatingsGames) {
     ASSERT_TRUE((*store)->write(
         std::vector<StoreOp>{store_op::SaveRating{"pa", "tictactoe", Rating{1610, 78, 0.06}, 3}}));
   }
-  EXPECT_EQ(query_text(path, "PRAGMA user_version"), "6");
+  EXPECT_EQ(query_text(path, "PRAGMA user_version"), "7");
   EXPECT_EQ(query_rows(path, "SELECT player_id, variant, games FROM ratings ORDER BY 1, 2"),
             "bot|tictactoe|2\n"
             "pa|connect4|1\n"
@@ -112,7 +112,7 @@ TEST(PlayerReadsMigration, ASchemaTwoStoreCountsEachRatingsGames) {
     EXPECT_EQ((*store)->find_player_by_token("t-b")->games,
               (std::map<std::string, int>{{"tictactoe", 2}}));
   }
-  EXPECT_EQ(query_text(path, "PRAGMA user_version"), "6");
+  EXPECT_EQ(query_text(path, "PRAGMA user_version"), "7");
 }
 
 }  // namespace

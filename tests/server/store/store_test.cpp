@@ -16,6 +16,7 @@
 namespace inarow::server {
 namespace {
 
+using testing::query_rows;
 using testing::query_text;
 using testing::run_sql;
 
@@ -84,7 +85,7 @@ TEST(SqliteStore, WritesSurviveReopening) {
         store_op::AppendEvent{"m1", 3, "a1"},
     };
     auto written = (*store)->write(ops);
-    ASSERT_TRUE(written) << written.error();
+    ASSERT_TRUE(written) << written.error().message;
   }
   auto store = open_sqlite_store(path.string());
   ASSERT_TRUE(store) << store.error();
@@ -225,6 +226,7 @@ TEST(SqliteStore, MigratesASchemaTwoStore) {
     auto live = (*store)->load_unfinished();
     ASSERT_EQ(live.size(), 1u);
     EXPECT_EQ(live[0].events, (std::vector<std::string>{"first", "second"}));
+    EXPECT_EQ(live[0].generation, 0);
     ASSERT_TRUE((*store)->write(std::vector<StoreOp>{
         store_op::AppendEvent{"mlive", 3, "third"},
         store_op::FinishMatch{"mlive",
@@ -234,7 +236,7 @@ TEST(SqliteStore, MigratesASchemaTwoStore) {
                               {MoveRecord{1, "c3", 1000, 2000}, MoveRecord{2, "a1", 900, 2000},
                                MoveRecord{3, "b2", 900, 1800}}}}));
   }
-  EXPECT_EQ(query_text(path, "PRAGMA user_version"), "6");
+  EXPECT_EQ(query_text(path, "PRAGMA user_version"), "7");
   EXPECT_NE(query_text(path, "SELECT sql FROM sqlite_master WHERE name = 'matches'")
                 .find("WITHOUT ROWID"),
             std::string::npos);
@@ -256,6 +258,59 @@ TEST(SqliteStore, MigratesASchemaTwoStore) {
   EXPECT_EQ(finished->moves[2].first_ms, 900);
   EXPECT_EQ(finished->moves[2].second_ms, 1800);
   ASSERT_EQ((*again)->load_match("mdone")->moves.size(), 2u);
+}
+
+// A store written by schema 6 (matches without their fencing generation)
+// opens at schema 7: its matches, live and finished, at generation 0, a
+// single node's; its live match goes on unchecked, and can be taken over.
+TEST(SqliteStore, MigratesASchemaSixStore) {
+  const auto path = temp_db("inarow-store-migrate6");
+  run_sql(path, std::string(testing::kSchema4Tables) + testing::kSchema5Additions +
+                    testing::kSchema6Additions + R"sql(
+    INSERT INTO players VALUES ('pa', 'Alice', 't-a', 0), ('pb', 'Bob', 't-b', 0);
+    INSERT INTO matches (id, variant, kind, rated, initial_ms, increment_ms, first_id, second_id,
+                         first_level, second_level, result, reason, created_ms, ended_ms,
+                         log_from, record)
+      VALUES ('mdone', 'tictactoe', 1, 0, 0, 0, 'pa', 'pb', '', '', 1, 1, 1, 10, 1,
+              '1 b2 0 0' || char(10)),
+             ('mlive', 'tictactoe', 1, 0, 60000, 0, 'pa', 'pb', '', '', 0, 0, 2, 0, 3, NULL);
+    INSERT INTO log (id, match_id, seq, blob, at_ms) VALUES
+      (3, 'mlive', 1, 'first', 100), (4, 'mlive', 2, 'second', 200);
+    INSERT INTO clock_from VALUES ('mlive', 2, 250);
+    PRAGMA user_version=6;
+  )sql");
+  {
+    auto store = open_sqlite_store(path.string());
+    ASSERT_TRUE(store) << store.error();
+    auto live = (*store)->load_unfinished();
+    ASSERT_EQ(live.size(), 1u);
+    EXPECT_EQ(live[0].id, "mlive");
+    EXPECT_EQ(live[0].generation, 0);
+    EXPECT_EQ(live[0].events, (std::vector<std::string>{"first", "second"}));
+    EXPECT_EQ(live[0].event_ms, (std::vector<std::int64_t>{100, 250}));
+    auto done = (*store)->load_match("mdone");
+    ASSERT_TRUE(done);
+    EXPECT_EQ(done->generation, 0);
+    ASSERT_EQ(done->moves.size(), 1u);
+    EXPECT_EQ(done->moves[0].move, "b2");
+    // Unchecked, as before; then taken over, and an older owner refused.
+    ASSERT_TRUE((*store)->write(std::vector<StoreOp>{store_op::AppendEvent{"mlive", 3, "third"}}));
+    ASSERT_TRUE((*store)->write(std::vector<StoreOp>{store_op::TakeOver{"mlive", 1}}));
+    auto stale =
+        (*store)->write(std::vector<StoreOp>{store_op::AppendEvent{"mlive", 4, "stale", 0, 7}});
+    ASSERT_FALSE(stale);
+    EXPECT_EQ(stale.error().fenced, std::vector<std::string>{"mlive"});
+  }
+  EXPECT_EQ(query_text(path, "PRAGMA user_version"), "7");
+  EXPECT_EQ(query_rows(path, "SELECT id, generation FROM matches ORDER BY id"),
+            "mdone|0\nmlive|1\n");
+  // Opened again: not migrated twice.
+  auto again = open_sqlite_store(path.string());
+  ASSERT_TRUE(again) << again.error();
+  auto live = (*again)->load_unfinished();
+  ASSERT_EQ(live.size(), 1u);
+  EXPECT_EQ(live[0].generation, 1);
+  EXPECT_EQ(live[0].events, (std::vector<std::string>{"first", "second", "third"}));
 }
 
 // A record edited by hand into something that does not parse ends at the
@@ -392,8 +447,8 @@ TEST(StoreWriter, CallsBackInOrderOnceDurable) {
     writer.submit({store_op::CreateMatch{match("m1")}});
     for (int i = 1; i <= 200; ++i) {
       writer.submit({store_op::AppendEvent{"m1", static_cast<std::uint64_t>(i), "e"}},
-                    [&, i](bool ok) {
-                      EXPECT_TRUE(ok);
+                    [&, i](StoreWriter::Outcome outcome) {
+                      EXPECT_EQ(outcome, StoreWriter::Outcome::ok);
                       std::lock_guard lock(mutex);
                       order.push_back(i);
                     });

@@ -16,7 +16,7 @@ namespace inarow::server {
 
 class MemoryStore final : public Store {
  public:
-  inarow::expected<void, std::string> write(std::span<const StoreOp> ops) override;
+  inarow::expected<void, StoreError> write(std::span<const StoreOp> ops) override;
   std::optional<PlayerRecord> find_player(const std::string& id) override;
   std::optional<PlayerRecord> find_player_by_token(const std::string& token_hash) override;
   std::optional<PlayerRecord> find_account(const std::string& name_key) override;
@@ -51,6 +51,10 @@ class MemoryStore final : public Store {
   void apply(const store_op::SaveAccount& op);
   void apply(const store_op::AddDevice& op);
   void apply(const store_op::RevokeDevices& op);
+  void apply(const store_op::TakeOver& op);
+  // The matches `ops` would write with a generation not theirs (store.h:
+  // StoreError::fenced); the caller holds mutex_.
+  std::vector<std::string> fenced_in(std::span<const StoreOp> ops) const;
 
   mutable std::mutex mutex_;
   std::atomic<bool> fail_writes_{false};

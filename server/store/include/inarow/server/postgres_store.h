@@ -2,7 +2,7 @@
 // shared with other tools. The same promises as the SQLite store: each
 // write is one transaction, durable when it returns (synchronous_commit as
 // the server has it, on by default); reads go to connections of their own,
-// so a read never waits for a commit. Schema 1 (src/pg_schema.h).
+// so a read never waits for a commit. Schema 2 (src/pg_schema.h).
 #pragma once
 
 #include <chrono>

@@ -1,4 +1,4 @@
-// The store we ship: SQLite in WAL mode, schema 6 (src/schema.h), with
+// The store we ship: SQLite in WAL mode, schema 7 (src/schema.h), with
 // checkpoints on a thread of their own (src/checkpointer.h).
 #pragma once
 

@@ -12,6 +12,15 @@
 // (Alive, a heartbeat the writer commits). A restore charges the player to
 // move from the one to the other (server/net/src/recovery.cpp).
 //
+// Several nodes may share one database, each live match owned by one node
+// at a time (a lease with a fencing generation, bumped by every new owner).
+// A match row keeps the generation of its owner: a new owner's TakeOver
+// raises it, and a write that carries a generation (AppendEvent,
+// FinishMatch, ClockFrom) is refused unless it is the stored one, in the
+// write's own transaction, so that a node that lost its lease cannot write
+// after the new owner took over. Generation 0 is a single node's: never
+// checked.
+//
 // The SQLite store is in sqlite_store.h, an in-memory one for tests in
 // memory_store.h, and the group-committing writer in store_writer.h.
 #pragma once
@@ -98,6 +107,9 @@ struct MatchRecord {
   std::string first_name, second_name;
   bool first_bot = false, second_bot = false;
   int plies = 0;  // list_games: the record's length (its moves are not read)
+  // The fencing generation of the match's owner (CreateMatch stores it,
+  // TakeOver raises it); 0: a single node's match, never fenced.
+  std::int64_t generation = 0;
 };
 
 // MatchRecord::kind of a private game (v1::MATCH_KIND_PRIVATE): a person and
@@ -155,6 +167,9 @@ struct AppendEvent {
   std::uint64_t seq = 0;
   std::string blob;        // serialized v1::MatchEvent
   std::int64_t at_ms = 0;  // Unix time when the event's clocks were taken
+  // The writer's fencing generation: refused (fenced) unless it is the
+  // match's stored one; 0: not checked.
+  std::int64_t generation = 0;
 };
 struct FinishMatch {
   std::string match_id;
@@ -167,6 +182,7 @@ struct FinishMatch {
   // The players changed sides in the opening: the record files each one by
   // the side they finished with (CreateMatch had them as they started).
   bool swapped = false;
+  std::int64_t generation = 0;  // as AppendEvent's
 };
 // The server is alive at this time (Unix ms): a heartbeat. A restore charges
 // no thinking time past the last one (nor past the last event).
@@ -180,6 +196,15 @@ struct ClockFrom {
   std::string match_id;
   std::uint64_t seq = 0;
   std::int64_t at_ms = 0;
+  std::int64_t generation = 0;  // as AppendEvent's
+};
+// A new owner takes a live match over with its lease's generation: the
+// match's writes carry it from now on, and an older one's are refused.
+// Fenced (the transaction fails) unless it is greater than the stored one,
+// or if the store has no such match. A single node never takes over.
+struct TakeOver {
+  std::string match_id;
+  std::int64_t generation = 0;
 };
 // A player's password, set or changed: the player becomes an account whose
 // name key is theirs alone (a second account with the same key fails the
@@ -206,16 +231,29 @@ struct RevokeDevices {
 };
 }  // namespace store_op
 
-using StoreOp =
-    std::variant<store_op::SavePlayer, store_op::SaveRating, store_op::CreateMatch,
-                 store_op::AppendEvent, store_op::FinishMatch, store_op::Alive, store_op::ClockFrom,
-                 store_op::SaveAccount, store_op::AddDevice, store_op::RevokeDevices>;
+using StoreOp = std::variant<store_op::SavePlayer, store_op::SaveRating, store_op::CreateMatch,
+                             store_op::AppendEvent, store_op::FinishMatch, store_op::Alive,
+                             store_op::ClockFrom, store_op::SaveAccount, store_op::AddDevice,
+                             store_op::RevokeDevices, store_op::TakeOver>;
+
+// Why a write failed. `fenced`: the matches whose ops were refused for
+// their generation (a TakeOver not above the stored one, or a write of
+// another generation than the stored one; a fenced op on a match the store
+// does not have is refused too), each once, in the order of the batch;
+// empty for any other failure. The store reports every fenced match of the
+// batch, so that a writer can commit the rest again without them.
+struct StoreError {
+  std::string message;
+  std::vector<std::string> fenced;
+};
 
 class Store {
  public:
   virtual ~Store() = default;
-  // All ops in one transaction: all are durable, or none and an error.
-  virtual inarow::expected<void, std::string> write(std::span<const StoreOp> ops) = 0;
+  // All ops in one transaction: all are durable, or none and an error. A
+  // batch with a fenced op is refused whole (StoreError::fenced names its
+  // matches).
+  virtual inarow::expected<void, StoreError> write(std::span<const StoreOp> ops) = 0;
   // One player with their ratings, games, account and devices, found by
   // id, by a token hash (the first device's or any device's still valid),
   // or by an account's name key; nullopt if there is none. Players are
