@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <barrier>
+#include <chrono>
 #include <cmath>
 #include <map>
 #include <random>
@@ -278,7 +279,10 @@ TEST_F(DirectoryTest, RenewManyRenewsExactlyTheLeasesStillOurs) {
   EXPECT_EQ(ok(dir_->claim("other-gen", "A", 10s)), (Lease{"A", 1, true}));
   EXPECT_EQ(ok(dir_->claim("theirs", "B", 10s)), (Lease{"B", 1, true}));
   EXPECT_EQ(ok(dir_->claim("expired", "A", 150ms)), (Lease{"A", 1, true}));
-  EXPECT_EQ(ok(dir_->claim("short", "A", 300ms)), (Lease{"A", 1, true}));
+  // Long enough to be alive at the renewal on a loaded machine, short
+  // enough that the test sees it outlive its first TTL.
+  const auto short_claimed = std::chrono::steady_clock::now();
+  EXPECT_EQ(ok(dir_->claim("short", "A", 1000ms)), (Lease{"A", 1, true}));
   // "taken": A's at 1 ran out, and B took it at 2.
   EXPECT_EQ(ok(dir_->claim("taken", "A", 150ms)), (Lease{"A", 1, true}));
   std::this_thread::sleep_for(200ms);
@@ -289,8 +293,8 @@ TEST_F(DirectoryTest, RenewManyRenewsExactlyTheLeasesStillOurs) {
       {"never", 1}, {"short", 1},     {"taken", 1}};
   EXPECT_EQ(ok(dir_->renew_many("A", mine, 10s)),
             (std::vector<bool>{true, false, false, false, false, true, false}));
-  // "short" had 100 ms left: renewed, it outlives them.
-  std::this_thread::sleep_for(200ms);
+  // "short" had most of its second left: renewed, it outlives it.
+  std::this_thread::sleep_until(short_claimed + 1200ms);
   EXPECT_EQ(ok(dir_->owner("short")), (Lease{"A", 1, false}));
   EXPECT_EQ(ok(dir_->owner("taken")), (Lease{"B", 2, false}));
   // Only what ran out unrenewed is an orphan ("never" was never live).
