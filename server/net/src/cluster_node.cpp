@@ -56,12 +56,13 @@ constexpr Millis kCodeTtl{std::chrono::hours(6)};
 
 }  // namespace
 
-ClusterNode::ClusterNode(Router& router, const ServerConfig& config, Metrics& metrics,
-                         std::string node_id)
+ClusterNode::ClusterNode(Router& router, ClusterPresence& presence, const ServerConfig& config,
+                         Metrics& metrics)
     : router_(router),
+      presence_(presence),
       config_(config),
       metrics_(metrics),
-      node_id_(std::move(node_id)),
+      node_id_(presence.node_id()),
       lease_ttl_(config.node_ttl) {}
 
 ClusterNode::~ClusterNode() {
@@ -69,14 +70,6 @@ ClusterNode::~ClusterNode() {
 }
 
 inarow::expected<void, std::string> ClusterNode::start() {
-  auto redis = open_redis(config_.redis);
-  if (!redis) return inarow::unexpected(redis.error());
-  redis_ = std::move(*redis);
-  redis_->on_latency([&m = metrics_](double seconds, bool ok) {
-    m.redis_command.observe(seconds);
-    if (!ok) m.redis_failures.fetch_add(1, std::memory_order_relaxed);
-  });
-  directory_ = std::make_unique<Directory>(*redis_);
   std::weak_ptr<ClusterNode> weak = weak_from_this();
   NodeBus::Handlers handlers;
   handlers.message = [weak](const std::string& from, std::string_view bytes) {
@@ -86,7 +79,7 @@ inarow::expected<void, std::string> ClusterNode::start() {
     if (auto self = weak.lock()) self->on_gap(from);
   };
   handlers.latency = [&m = metrics_](double seconds) { m.redis_command.observe(seconds); };
-  auto bus = NodeBus::open(config_.redis, redis_->options(), node_id_, std::move(handlers));
+  auto bus = NodeBus::open(config_.redis, presence_.redis_options(), node_id_, std::move(handlers));
   if (!bus) return inarow::unexpected(bus.error());
   {
     std::lock_guard lock(bus_mutex_);
@@ -94,12 +87,13 @@ inarow::expected<void, std::string> ClusterNode::start() {
     bus_ready_.store(true, std::memory_order_release);
   }
   bus_set_.notify_all();
-  thread_ = std::thread([this] { run(); });
+  presence_.every(lease_ttl_ / 3, [this](Directory& d) { renew_leases(d); });
+  presence_.every(kPairEvery, [this](Directory& d) { pair_seeks(d); });
   return {};
 }
 
 bool ClusterNode::claim_now(const std::string& match_id) {
-  auto lease = directory_->claim(match_id, node_id_, lease_ttl_);
+  auto lease = presence_.directory().claim(match_id, node_id_, lease_ttl_);
   if (!lease || !lease->ours) return false;
   std::lock_guard lock(mutex_);
   owned_[match_id] = lease->generation;
@@ -108,63 +102,19 @@ bool ClusterNode::claim_now(const std::string& match_id) {
 }
 
 void ClusterNode::stop() {
+  std::unordered_map<std::string, std::int64_t> owned;
   {
     std::lock_guard lock(mutex_);
     if (stopping_) return;
     stopping_ = true;
+    owned.swap(owned_);
   }
-  wake_.notify_all();
-  if (thread_.joinable()) thread_.join();
-  if (directory_) {
-    // What is still here is handed over: another node may claim it now
-    // rather than when its lease would have run out.
-    std::unordered_map<std::string, std::int64_t> owned;
-    {
-      std::lock_guard lock(mutex_);
-      owned.swap(owned_);
-    }
-    for (const auto& [match, generation] : owned)
-      (void)directory_->release(match, node_id_, generation);
-    metrics_.matches_owned.store(0, std::memory_order_relaxed);
-  }
+  // What is still here is handed over: another node may claim it now
+  // rather than when its lease would have run out.
+  for (const auto& [match, generation] : owned)
+    (void)presence_.directory().release(match, node_id_, generation);
+  metrics_.matches_owned.store(0, std::memory_order_relaxed);
   if (bus_) bus_->stop();
-}
-
-// ---------------------------------------------------------------- the thread
-
-void ClusterNode::enqueue(std::function<void(Directory&)> job) {
-  {
-    std::lock_guard lock(mutex_);
-    if (stopping_) return;
-    jobs_.push_back(std::move(job));
-  }
-  wake_.notify_one();
-}
-
-void ClusterNode::run() {
-  using Clock = std::chrono::steady_clock;
-  auto next_renewal = Clock::now() + lease_ttl_ / 3;
-  auto next_pairing = Clock::now() + kPairEvery;
-  std::unique_lock lock(mutex_);
-  for (;;) {
-    wake_.wait_until(lock, std::min(next_renewal, next_pairing),
-                     [&] { return stopping_ || !jobs_.empty(); });
-    if (stopping_) return;
-    std::deque<std::function<void(Directory&)>> jobs;
-    jobs.swap(jobs_);
-    lock.unlock();
-    for (auto& job : jobs)
-      job(*directory_);
-    if (Clock::now() >= next_renewal) {
-      renew_leases(*directory_);
-      next_renewal = Clock::now() + lease_ttl_ / 3;
-    }
-    if (Clock::now() >= next_pairing) {
-      pair_seeks(*directory_);
-      next_pairing = Clock::now() + kPairEvery;
-    }
-    lock.lock();
-  }
 }
 
 void ClusterNode::renew_leases(Directory& directory) {
@@ -274,7 +224,7 @@ void ClusterNode::to_owner(const std::string& match_id, Outbound out) {
     waiting.push_back(std::move(out));
     // One lookup per match: what comes meanwhile waits behind it, in order.
     if (waiting.size() > 1) return;
-    jobs_.push_back([this, match_id](Directory& directory) {
+    presence_.enqueue([this, match_id](Directory& directory) {
       auto lease = directory.owner(match_id, node_id_);
       std::string node;
       if (lease && *lease && !(*lease)->ours) node = (*lease)->node_id;
@@ -294,7 +244,6 @@ void ClusterNode::to_owner(const std::string& match_id, Outbound out) {
         nowhere(o, {ProtocolError::unknown_match, "no match " + match_id});
     });
   }
-  wake_.notify_one();
 }
 
 void ClusterNode::forward(const ConnectionPtr& from, const std::string& player_id,
@@ -310,7 +259,7 @@ void ClusterNode::forward_code(const ConnectionPtr& from, const std::string& pla
   metrics_.forwarded.fetch_add(1, std::memory_order_relaxed);
   Outbound out{from, player_id, message.request_id(), {}, {}};
   out.message.mutable_command()->set_client_message(message.SerializeAsString());
-  enqueue([this, code, out = std::move(out)](Directory& directory) mutable {
+  presence_.enqueue([this, code, out = std::move(out)](Directory& directory) mutable {
     auto holder = directory.peek_private(code);
     if (holder && *holder && **holder != node_id_) {
       std::lock_guard lock(mutex_);
@@ -346,7 +295,7 @@ void ClusterNode::gone(Connection* connection) {
 }
 
 void ClusterNode::seated_away(const std::string& match_id, const std::string& player_id) {
-  enqueue([this, match_id, player_id](Directory& directory) {
+  presence_.enqueue([this, match_id, player_id](Directory& directory) {
     auto where = directory.location(player_id);
     if (!where || !*where || **where == node_id_) return;
     nv1::NodeMessage seated;
@@ -359,7 +308,7 @@ void ClusterNode::seated_away(const std::string& match_id, const std::string& pl
 // ---------------------------------------------------------------- the directory
 
 void ClusterNode::match_made(const std::string& match_id) {
-  enqueue([this, match_id](Directory& directory) {
+  presence_.enqueue([this, match_id](Directory& directory) {
     auto lease = directory.claim(match_id, node_id_, lease_ttl_);
     if (!lease || !lease->ours) {
       // A new id is this node's alone: only a Redis that is away says no.
@@ -375,7 +324,7 @@ void ClusterNode::match_made(const std::string& match_id) {
 }
 
 void ClusterNode::match_ended(const std::string& match_id) {
-  enqueue([this, match_id](Directory& directory) {
+  presence_.enqueue([this, match_id](Directory& directory) {
     {
       std::lock_guard lock(mutex_);
       owned_.erase(match_id);
@@ -387,14 +336,14 @@ void ClusterNode::match_ended(const std::string& match_id) {
 }
 
 void ClusterNode::code_opened(const std::string& code) {
-  enqueue([this, code](Directory& directory) {
+  presence_.enqueue([this, code](Directory& directory) {
     auto put = directory.put_private(code, node_id_, kCodeTtl);
     if (put && !*put) spdlog::warn("cluster: private code {} is another node's too", code);
   });
 }
 
 void ClusterNode::code_closed(const std::string& code) {
-  enqueue([this, code](Directory& directory) {
+  presence_.enqueue([this, code](Directory& directory) {
     auto held = directory.peek_private(code);
     if (held && *held && **held == node_id_) (void)directory.drop_private(code);
   });
@@ -405,7 +354,7 @@ void ClusterNode::seek(SharedSeek seek) {
     std::lock_guard lock(mutex_);
     seeks_[seek.player_id] = seek;
   }
-  enqueue([this, seek = std::move(seek)](Directory& directory) {
+  presence_.enqueue([this, seek = std::move(seek)](Directory& directory) {
     if (auto added = directory.add_seek(seek); !added || !*added) {
       std::lock_guard lock(mutex_);
       if (auto it = seeks_.find(seek.player_id); it != seeks_.end() && it->second == seek)
@@ -426,7 +375,7 @@ bool ClusterNode::cancel_seek(const std::string& player_id) {
     std::lock_guard lock(mutex_);
     if (seeks_.erase(player_id) == 0) return false;
   }
-  enqueue([player_id](Directory& directory) { (void)directory.remove_seek(player_id); });
+  presence_.enqueue([player_id](Directory& directory) { (void)directory.remove_seek(player_id); });
   return true;
 }
 

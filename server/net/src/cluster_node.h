@@ -20,34 +20,32 @@
 // there; a private code held here is put in the directory under this
 // node's id, so a join on any node is forwarded here.
 //
-// Redis calls block, so they run on a thread of this class's own; bus
-// messages arrive on the bus's reader thread; both only post into the
-// router. Messages lost between nodes (a bus gap) close the links they
-// used: their clients reconnect and resume from their last seq.
+// Redis calls block, so they run on the presence's thread
+// (cluster_presence.h), over its connection; bus messages arrive on the
+// bus's reader thread; both only post into the router. Messages lost between nodes (a bus gap)
+// close the links they used: their clients reconnect and resume from their last seq.
 #pragma once
 
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "cluster_presence.h"
 #include "inarow/common/expected.h"
 #include "inarow/node/v1/node.pb.h"
 #include "inarow/server/config.h"
 #include "inarow/server/directory.h"
 #include "inarow/server/metrics.h"
 #include "inarow/server/node_bus.h"
-#include "inarow/server/redis.h"
 #include "inarow/server/router.h"
 
 namespace inarow::server {
@@ -56,19 +54,21 @@ class RelayedConnection;
 
 class ClusterNode : public Elsewhere, public std::enable_shared_from_this<ClusterNode> {
  public:
-  ClusterNode(Router& router, const ServerConfig& config, Metrics& metrics, std::string node_id);
+  // Its directory work runs on `presence`'s thread, which must outlive it.
+  ClusterNode(Router& router, ClusterPresence& presence, const ServerConfig& config,
+              Metrics& metrics);
   ~ClusterNode() override;
   ClusterNode(const ClusterNode&) = delete;
   ClusterNode& operator=(const ClusterNode&) = delete;
 
-  // Connects to Redis (the directory's connection and the bus's) and starts
-  // the threads; an error if Redis does not answer.
+  // Opens the node bus and gives the presence its periodic tasks (before
+  // the presence starts); an error if Redis does not answer.
   inarow::expected<void, std::string> start();
   // Claims the lease of a match read back from the store, at once (before
   // serving): whether this node now owns it.
   bool claim_now(const std::string& match_id);
-  // Stops the threads; the leases of the matches still here are released
-  // (another node may take them at once). Idempotent.
+  // Releases the leases of the matches still here (another node may take
+  // them at once) and stops the bus. Idempotent.
   void stop();
 
   // Elsewhere (on the router's strand).
@@ -109,8 +109,6 @@ class ClusterNode : public Elsewhere, public std::enable_shared_from_this<Cluste
     std::map<std::string, std::uint64_t> by_node;
   };
 
-  void run();
-  void enqueue(std::function<void(Directory&)> job);
   void on_message(const std::string& from, std::string_view bytes);
   void on_gap(const std::string& from);
   void post(const std::string& node, const inarow::node::v1::NodeMessage& message);
@@ -125,12 +123,11 @@ class ClusterNode : public Elsewhere, public std::enable_shared_from_this<Cluste
   void pair_seeks(Directory& directory);
 
   Router& router_;
+  ClusterPresence& presence_;
   const ServerConfig& config_;
   Metrics& metrics_;
   std::string node_id_;
   Millis lease_ttl_;
-  std::unique_ptr<Redis> redis_;  // the directory's, used on thread_ only
-  std::unique_ptr<Directory> directory_;
   std::unique_ptr<NodeBus> bus_;
   // Set once bus_ is: a message that arrives sooner (the bus reads as soon
   // as it opens) waits for it, since handling it may send.
@@ -139,12 +136,8 @@ class ClusterNode : public Elsewhere, public std::enable_shared_from_this<Cluste
   std::atomic<bool> bus_ready_{false};
 
   std::mutex mutex_;
-  std::condition_variable wake_;
-  bool stopping_ = false;
-  std::deque<std::function<void(Directory&)>> jobs_;
-  std::thread thread_;
-
   // Guarded by mutex_:
+  bool stopping_ = false;
   std::uint64_t next_link_ = 0;
   std::unordered_map<Connection*, ClientLinks> client_links_;
   std::unordered_map<std::uint64_t, std::pair<std::weak_ptr<Connection>, std::string>> links_;

@@ -61,6 +61,10 @@ void ClusterPresence::enqueue(std::function<void(Directory&)> job) {
   wake_.notify_all();
 }
 
+void ClusterPresence::every(Millis period, std::function<void(Directory&)> task) {
+  periodic_.push_back(Periodic{period, std::move(task), SteadyClock::time_point{}});
+}
+
 void ClusterPresence::located(const std::string& player_id, bool online) {
   enqueue([player_id, online, this](Directory& d) {
     std::string error;
@@ -111,11 +115,17 @@ void ClusterPresence::run() {
   const auto period = std::max(Millis{1}, ttl_ / 3);
   auto next_beat = SteadyClock::now() + period;
   auto next_retell = SteadyClock::now() + kLocationTtl / 3;
+  for (Periodic& p : periodic_)
+    p.next = SteadyClock::now() + p.period;
   std::unique_lock lock(mutex_);
   while (!stopping_) {
-    wake_.wait_until(lock, next_beat, [this] { return stopping_ || !jobs_.empty(); });
+    auto wake_at = next_beat;
+    for (const Periodic& p : periodic_)
+      wake_at = std::min(wake_at, p.next);
+    wake_.wait_until(lock, wake_at, [this] { return stopping_ || !jobs_.empty(); });
     if (stopping_) break;
-    // Locations first, in the order they came; then the heartbeat if due.
+    // Jobs first, in the order they came; then the tasks and the heartbeat
+    // that are due.
     while (!jobs_.empty()) {
       auto job = std::move(jobs_.front());
       jobs_.pop_front();
@@ -123,20 +133,26 @@ void ClusterPresence::run() {
       job(directory_);
       lock.lock();
     }
-    if (SteadyClock::now() < next_beat) continue;
     lock.unlock();
-    const bool ok = beat();
-    const bool was_ok = metrics_.redis_ready.exchange(ok);
-    if (was_ok && !ok) spdlog::error("cluster: Redis does not answer; not ready");
-    if (!was_ok && ok) {
-      spdlog::info("cluster: Redis answers again; ready");
-      tell_locations_again();  // what was told meanwhile was lost
+    for (Periodic& p : periodic_) {
+      if (SteadyClock::now() < p.next) continue;
+      p.task(directory_);
+      p.next = SteadyClock::now() + p.period;
     }
-    if (SteadyClock::now() >= next_retell) {
-      tell_locations_again();
-      next_retell = SteadyClock::now() + kLocationTtl / 3;
+    if (SteadyClock::now() >= next_beat) {
+      const bool ok = beat();
+      const bool was_ok = metrics_.redis_ready.exchange(ok);
+      if (was_ok && !ok) spdlog::error("cluster: Redis does not answer; not ready");
+      if (!was_ok && ok) {
+        spdlog::info("cluster: Redis answers again; ready");
+        tell_locations_again();  // what was told meanwhile was lost
+      }
+      if (SteadyClock::now() >= next_retell) {
+        tell_locations_again();
+        next_retell = SteadyClock::now() + kLocationTtl / 3;
+      }
+      next_beat = SteadyClock::now() + period;
     }
-    next_beat = SteadyClock::now() + period;
     lock.lock();
   }
 }

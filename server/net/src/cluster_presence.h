@@ -14,6 +14,8 @@
 //
 // A thread, not a timer on the io_context: a Redis call blocks (up to the
 // command timeout when Redis is gone), and no I/O thread may wait on it.
+// The node's other directory work (cluster_node.h: leases, lookups, the
+// seek pool) runs on the same thread and connection, as jobs and tasks.
 #pragma once
 
 #include <condition_variable>
@@ -59,12 +61,26 @@ class ClusterPresence {
   void stop();
   const std::string& node_id() const { return node_id_; }
 
+  // Runs `job` on the presence's thread, after the jobs queued before it
+  // (dropped once stopping).
+  void enqueue(std::function<void(Directory&)> job);
+  // Runs `task` on that thread every `period` (set before start()).
+  void every(Millis period, std::function<void(Directory&)> task);
+  // For a call that must be made now, off the thread (before serving, or
+  // after stop()): a Directory is any thread's, its Redis serialises.
+  Directory& directory() { return directory_; }
+  const RedisOptions& redis_options() const { return redis_->options(); }
+
  private:
+  struct Periodic {
+    Millis period;
+    std::function<void(Directory&)> task;
+    SteadyClock::time_point next;
+  };
   void run();
   // One heartbeat: renew (or register again); whether Redis answered.
   bool beat();
   void tell_locations_again();
-  void enqueue(std::function<void(Directory&)> job);
 
   std::unique_ptr<Redis> redis_;
   Directory directory_;
@@ -77,6 +93,7 @@ class ClusterPresence {
   bool stopping_ = false;
   std::deque<std::function<void(Directory&)>> jobs_;  // guarded by mutex_
   Everyone everyone_;
+  std::vector<Periodic> periodic_;  // set before start(), then the thread's
   std::thread thread_;
 };
 

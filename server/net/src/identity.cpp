@@ -418,22 +418,16 @@ bool Identity::online_here(const Player& player) {
 }
 
 void Identity::adopt(const ConnectionPtr& relayed, const std::string& player_id,
-                     std::shared_ptr<const void> owner, Replay replay,
-                     std::function<void(Player*)> then) {
+                     std::shared_ptr<const void> owner, Replay replay) {
   if (connections_.contains(relayed.get())) return;
   begin_greeting(relayed.get());
-  look_up(Key::id, player_id, std::move(owner),
-          [this, relayed, replay = std::move(replay), then = std::move(then)](Player* p) {
-            end_greeting(relayed, replay, [&] {
-              if (!p || p->bot) {
-                relayed->close(CloseKind::policy_violation);
-                return then(nullptr);
-              }
-              connections_[relayed.get()] = ConnectionEntry{relayed, p->id, {}, {}};
-              p->connections.push_back(relayed);
-              then(p);
-            });
-          });
+  look_up(Key::id, player_id, std::move(owner), [this, relayed, replay](Player* p) {
+    end_greeting(relayed, replay, [&] {
+      if (!p || p->bot) return relayed->close(CloseKind::policy_violation);
+      connections_[relayed.get()] = ConnectionEntry{relayed, p->id, {}, {}};
+      p->connections.push_back(relayed);
+    });
+  });
 }
 
 std::vector<std::string> Identity::online_players() {

@@ -421,26 +421,21 @@ std::size_t Lobby::drop_privates_of(const std::string& player) {
 }
 
 std::string Lobby::seek_terms(const Variant& variant, ClockSetting clock, bool rated) {
-  return fmt::format("{}|{}|{}|{}", variant.name, clock.initial.count(), clock.increment.count(),
-                     rated ? 1 : 0);
+  // A seek with every field set, so that equal terms are equal bytes.
+  v1::Seek seek;
+  seek.set_variant(variant.name);
+  seek.mutable_time_control()->set_initial_ms(clock.initial.count());
+  seek.mutable_time_control()->set_increment_ms(clock.increment.count());
+  seek.set_rated(rated);
+  return seek.SerializeAsString();
 }
 
 void Lobby::paired(SharedSeek first, SharedSeek second) {
-  // The terms say the game: "variant|initial|increment|rated".
-  std::vector<std::string> parts;
-  for (std::size_t at = 0;;) {
-    const auto bar = first.terms.find('|', at);
-    parts.push_back(first.terms.substr(at, bar - at));
-    if (bar == std::string::npos) break;
-    at = bar + 1;
-  }
-  if (parts.size() != 4) return;
-  v1::TimeControl tc;
-  tc.set_initial_ms(std::stoll(parts[1]));
-  tc.set_increment_ms(std::stoll(parts[2]));
-  auto terms = check_game(parts[0], tc);
+  v1::Seek seek;
+  if (!seek.ParseFromString(first.terms)) return;
+  auto terms = check_game(seek.variant(), seek.time_control());
   if (!terms) return;
-  const bool rated = parts[3] == "1";
+  const bool rated = seek.rated();
   // Both players held before the match is made (one may be another node's,
   // read from the store now).
   auto owner = owner_.lock();

@@ -227,13 +227,13 @@ void Router::send_elsewhere(std::shared_ptr<Elsewhere> elsewhere) {
 }
 
 void Router::adopt(ConnectionPtr relayed, std::string player_id) {
-  asio::post(state_->strand, [state = state_, relayed = std::move(relayed),
-                              player_id = std::move(player_id)] {
-    state->identity.adopt(
-        relayed, player_id, state,
-        [state](const ConnectionPtr& c, v1::ClientMessage& m) { state->on_receive(c, m); },
-        [](Player*) {});
-  });
+  asio::post(state_->strand,
+             [state = state_, relayed = std::move(relayed), player_id = std::move(player_id)] {
+               state->identity.adopt(relayed, player_id, state,
+                                     [state](const ConnectionPtr& c, v1::ClientMessage& m) {
+                                       state->on_receive(c, m);
+                                     });
+             });
 }
 
 void Router::attach_seated(ConnectionPtr relayed, std::string match_id,
@@ -331,12 +331,31 @@ void Router::State::on_receive(const ConnectionPtr& from, v1::ClientMessage& msg
     send(from, make_ack(rid, *match_id));
   };
 
-  if (const MatchCommand* command = find_match_command(msg)) {
-    const std::string match_id = command->match_id(msg);
-    if (elsewhere && !from->relayed() && !matches.find(match_id)) {
-      elsewhere->forward(from, player_id, match_id, std::move(msg));
+  // A cluster's node: what is about another node's match, or a private
+  // code another node holds, goes there and is answered from there (never
+  // from a relayed client: it is already at the node it was sent to).
+  if (elsewhere && !from->relayed()) {
+    std::string about;
+    if (const MatchCommand* command = find_match_command(msg)) {
+      about = command->match_id(msg);
+    } else if (msg.has_watch()) {
+      about = msg.watch().match_id();
+    } else if (msg.has_unwatch()) {
+      about = msg.unwatch().match_id();
+    }
+    if (!about.empty() && !matches.find(about)) {
+      elsewhere->forward(from, player_id, about, std::move(msg));
       return;
     }
+    if (msg.has_join_private() && !lobby.holds_code(msg.join_private().code())) {
+      const std::string code = msg.join_private().code();
+      elsewhere->forward_code(from, player_id, code, std::move(msg));
+      return;
+    }
+  }
+
+  if (const MatchCommand* command = find_match_command(msg)) {
+    const std::string match_id = command->match_id(msg);
     auto match = match_for(match_id);
     if (!match) return;
     auto side = match->seat_of(player_id);
@@ -389,11 +408,6 @@ void Router::State::on_receive(const ConnectionPtr& from, v1::ClientMessage& msg
       }
       break;
     case v1::ClientMessage::kJoinPrivate:
-      if (elsewhere && !from->relayed() && !lobby.holds_code(msg.join_private().code())) {
-        const std::string code = msg.join_private().code();
-        elsewhere->forward_code(from, player_id, code, std::move(msg));
-        break;
-      }
       answer(lobby.join_private(player_id, msg.join_private()));
       break;
     case v1::ClientMessage::kRematch:
@@ -409,11 +423,6 @@ void Router::State::on_receive(const ConnectionPtr& from, v1::ClientMessage& msg
       }
       break;
     case v1::ClientMessage::kWatch: {
-      if (elsewhere && !from->relayed() && !matches.find(msg.watch().match_id())) {
-        const std::string match_id = msg.watch().match_id();
-        elsewhere->forward(from, player_id, match_id, std::move(msg));
-        break;
-      }
       auto match = matches.find(msg.watch().match_id());
       // A private game is not there for whoever lacks its code.
       if (!match || !lobby.may_watch(player_id, *match, msg.watch().code())) {
@@ -428,11 +437,6 @@ void Router::State::on_receive(const ConnectionPtr& from, v1::ClientMessage& msg
       break;
     }
     case v1::ClientMessage::kUnwatch:
-      if (elsewhere && !from->relayed() && !matches.find(msg.unwatch().match_id())) {
-        const std::string match_id = msg.unwatch().match_id();
-        elsewhere->forward(from, player_id, match_id, std::move(msg));
-        break;
-      }
       if (auto match = match_for(msg.unwatch().match_id())) {
         identity.watching(from.get())->erase(match->id());
         match->detach(from, rid);

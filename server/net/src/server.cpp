@@ -133,15 +133,15 @@ inarow::expected<void, std::string> Server::start() {
     auto everyone = [router = s.router.get()](auto then) {
       router->online_players(std::move(then));
     };
-    if (auto joined = s.presence->start(everyone); !joined) {
-      s.listener.close();
-      return joined;
-    }
-    s.cluster = std::make_shared<ClusterNode>(*s.router, s.config, s.metrics, node_id);
+    s.cluster = std::make_shared<ClusterNode>(*s.router, *s.presence, s.config, s.metrics);
     if (auto started = s.cluster->start(); !started) {
-      s.presence->stop();
       s.listener.close();
       return started;
+    }
+    if (auto joined = s.presence->start(everyone); !joined) {
+      s.cluster->stop();
+      s.listener.close();
+      return joined;
     }
     s.router->send_elsewhere(s.cluster);
     // The matches of the store that no live node owns are this node's now.

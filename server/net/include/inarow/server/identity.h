@@ -118,11 +118,11 @@ class Identity {
                     const std::function<void()>& answer);
   // A client of another node, relayed (Connection::relayed), speaks for
   // `player_id`: its node greeted it, so it is bound here without a
-  // welcome. What it sends meanwhile waits as a greeting's does; `then`
-  // gets the player (null: none; the connection is closed) before that is
-  // replayed.
+  // welcome. What it sends meanwhile waits as a greeting's does, and is
+  // replayed once the player is read (no such player, or a bot: the
+  // connection is closed).
   void adopt(const ConnectionPtr& relayed, const std::string& player_id,
-             std::shared_ptr<const void> owner, Replay replay, std::function<void(Player*)> then);
+             std::shared_ptr<const void> owner, Replay replay);
   // A returning player's match that is not here (a cluster's node resumes
   // it where it is): told for each hello.resume cursor naming one.
   std::function<void(const ConnectionPtr&, const std::string& player_id,

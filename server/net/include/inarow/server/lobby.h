@@ -91,7 +91,8 @@ class Lobby {
   // Two seeks paired in the shared pool, at least one of them this node's:
   // their match is made here once both players are read.
   void paired(SharedSeek first, SharedSeek second);
-  // What two seeks must share to pair (SharedSeek::terms), and back.
+  // What two seeks must share to pair (SharedSeek::terms): the game as a
+  // serialized v1::Seek, every field set.
   static std::string seek_terms(const Variant& variant, ClockSetting clock, bool rated);
   // A match's end was published: it lingers for the reconnect grace, so a
   // returning player still gets its end, then it is forgotten.
