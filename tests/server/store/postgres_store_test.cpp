@@ -140,18 +140,24 @@ TEST_F(PostgresStore, RefusesADatabaseFromANewerSchema) {
   EXPECT_NE(store.error().find("127.0.0.1"), std::string::npos) << store.error();
 }
 
-TEST_F(PostgresStore, TwoServersStartingAtOnceSetTheSchemaUpOnce) {
+// `n` stores opened on `uri` at once, as nodes starting together would:
+// each one's error ("" when it opened).
+std::vector<std::string> open_together(const std::string& uri, std::size_t n) {
   std::vector<std::thread> starting;
-  std::vector<std::string> errors(4);
-  for (std::size_t i = 0; i < errors.size(); ++i) {
+  std::vector<std::string> errors(n);
+  for (std::size_t i = 0; i < n; ++i) {
     starting.emplace_back([&, i] {
-      auto store = open_postgres_store(uri_);
+      auto store = open_postgres_store(uri);
       if (!store) errors[i] = store.error();
     });
   }
   for (auto& t : starting)
     t.join();
-  for (const auto& e : errors)
+  return errors;
+}
+
+TEST_F(PostgresStore, TwoServersStartingAtOnceSetTheSchemaUpOnce) {
+  for (const auto& e : open_together(uri_, 4))
     EXPECT_EQ(e, "");
   EXPECT_EQ(sql("SELECT COUNT(*) FROM schema_version"), "1");
 }
@@ -192,17 +198,7 @@ TEST_F(PostgresStore, MigratesASchemaOneDatabase) {
   // Back to schema 1's shape.
   sql("ALTER TABLE matches DROP COLUMN generation");
   sql("UPDATE schema_version SET version = 1");
-  std::vector<std::thread> starting;
-  std::vector<std::string> errors(4);
-  for (std::size_t i = 0; i < errors.size(); ++i) {
-    starting.emplace_back([&, i] {
-      auto store = open_postgres_store(uri_);
-      if (!store) errors[i] = store.error();
-    });
-  }
-  for (auto& t : starting)
-    t.join();
-  for (const auto& e : errors)
+  for (const auto& e : open_together(uri_, 4))
     EXPECT_EQ(e, "");
   EXPECT_EQ(sql("SELECT string_agg(version::text, ',') FROM schema_version"), "2");
   EXPECT_EQ(sql("SELECT string_agg(id || ':' || generation, ',' ORDER BY id) FROM matches"),
