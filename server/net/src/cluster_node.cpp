@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <atomic>
+#include <set>
 
 #include "inarow/common/json.h"
 #include "inarow/server/wire.h"
@@ -38,6 +39,7 @@ class RelayedConnection : public Connection {
   }
   std::string address() const override { return address_; }
   bool relayed() const override { return true; }
+  const std::string& client_node() const { return client_node_; }
 
  private:
   std::weak_ptr<ClusterNode> node_;
@@ -307,7 +309,19 @@ void ClusterNode::seated_away(const std::string& match_id, const std::string& pl
 
 // ---------------------------------------------------------------- the directory
 
-void ClusterNode::match_made(const std::string& match_id) {
+void ClusterNode::match_made(const std::string& match_id,
+                             const std::vector<ConnectionPtr>& relayed) {
+  // Their nodes hear who owns it before the acknowledgement or the start
+  // that names it (the bus keeps each node's messages in order), so their
+  // clients' next commands find it at once, before its lease is claimed.
+  std::set<std::string> told;
+  for (const ConnectionPtr& c : relayed) {
+    const std::string& node = static_cast<const RelayedConnection&>(*c).client_node();
+    if (!told.insert(node).second) continue;
+    nv1::NodeMessage owned;
+    owned.mutable_owned()->set_match_id(match_id);
+    post(node, owned);
+  }
   presence_.enqueue([this, match_id](Directory& directory) {
     auto lease = directory.claim(match_id, node_id_, lease_ttl_);
     if (!lease || !lease->ours) {
@@ -510,6 +524,11 @@ void ClusterNode::on_message(const std::string& from, std::string_view bytes) {
             std::lock_guard lock(self->mutex_);
             self->send_locked(from, std::move(out));
           });
+      break;
+    }
+    case nv1::NodeMessage::kOwned: {
+      std::lock_guard lock(mutex_);
+      owners_[m.owned().match_id()] = from;
       break;
     }
     case nv1::NodeMessage::kSeekTaken: {

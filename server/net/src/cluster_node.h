@@ -80,7 +80,7 @@ class ClusterNode : public Elsewhere, public std::enable_shared_from_this<Cluste
   void resume(const ConnectionPtr& from, const std::string& player_id, const std::string& match_id,
               std::optional<std::uint64_t> after_seq) override;
   void gone(Connection* connection) override;
-  void match_made(const std::string& match_id) override;
+  void match_made(const std::string& match_id, const std::vector<ConnectionPtr>& relayed) override;
   void match_ended(const std::string& match_id) override;
   void seated_away(const std::string& match_id, const std::string& player_id) override;
   void code_opened(const std::string& code) override;

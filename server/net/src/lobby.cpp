@@ -483,17 +483,21 @@ std::shared_ptr<MatchActor> Lobby::create_match(Variant variant, v1::MatchKind k
   services_->metrics.matches_live[kind].fetch_add(1, std::memory_order_relaxed);
 
   std::vector<std::pair<std::weak_ptr<Connection>, Side>> seated;
+  std::vector<ConnectionPtr> relayed;  // other nodes' clients, through links
   for (int s = 0; s < 2; ++s) {
     Player& p = identity_.at(seat_ids[s]);
     p.matches.insert(actor->id());
-    for (auto& connection : identity_.live_connections(p))
+    for (auto& connection : identity_.live_connections(p)) {
+      if (auto c = connection.lock(); c && c->relayed()) relayed.push_back(std::move(c));
       seated.emplace_back(connection, static_cast<Side>(s));
+    }
   }
   spdlog::debug("match_started match={} variant={} first={} second={}", actor->id(),
                 actor->setup().variant.name, seat_ids[0], seat_ids[1]);
   actor->start(std::move(seated));
   if (elsewhere_) {
-    elsewhere_->match_made(actor->id());
+    // Their nodes learn where the match lives before they hear of it.
+    elsewhere_->match_made(actor->id(), relayed);
     for (const std::string& id : seat_ids) {
       if (Player* p = identity_.find(id); p && !p->bot && !Identity::online_here(*p))
         elsewhere_->seated_away(actor->id(), id);

@@ -53,8 +53,10 @@ class Elsewhere {
                       const std::string& match_id, std::optional<std::uint64_t> after_seq) = 0;
   // A client of this node left: its links go.
   virtual void gone(Connection* connection) = 0;
-  // A match was made here (this node owns it) and ended.
-  virtual void match_made(const std::string& match_id) = 0;
+  // A match was made here (this node owns it), seating these relayed
+  // connections; and it ended.
+  virtual void match_made(const std::string& match_id,
+                          const std::vector<ConnectionPtr>& relayed) = 0;
   virtual void match_ended(const std::string& match_id) = 0;
   // A match made here seats a player connected to another node.
   virtual void seated_away(const std::string& match_id, const std::string& player_id) = 0;
