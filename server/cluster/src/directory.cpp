@@ -522,6 +522,13 @@ inarow::expected<void, std::string> Directory::forget_match(const std::string& m
       {match_id}));
 }
 
+inarow::expected<bool, std::string> Directory::live(const std::string& match_id) {
+  auto r = redis_.command({"ZSCORE", key("live", ""), match_id});
+  if (!r) return inarow::unexpected(std::move(r).error());
+  if (!r->is_nil() && !r->is_string()) return inarow::unexpected(unexpected_reply("ZSCORE"));
+  return !r->is_nil();
+}
+
 inarow::expected<std::vector<std::string>, std::string> Directory::orphans(std::size_t limit) {
   if (limit == 0) return std::vector<std::string>{};
   auto r = redis_.script(kOrphans, {key("live", "")}, {prefix_, std::to_string(limit)});

@@ -96,6 +96,9 @@ std::string Metrics::render() const {
           lease_renewals.load());
   counter(out, "inarow_leases_lost_total", "Match leases this node found lapsed or taken.",
           "counter", leases_lost.load());
+  counter(out, "inarow_take_overs_total",
+          "Live matches this node took over from a node that died or stopped.", "counter",
+          take_overs.load());
   counter(out, "inarow_forwarded_total",
           "Client messages this node forwarded to the node owning their match.", "counter",
           forwarded.load());

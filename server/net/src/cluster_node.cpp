@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <atomic>
 #include <set>
 
@@ -55,6 +56,11 @@ namespace {
 // they wait), and how long a private code is held in the directory.
 constexpr Millis kPairEvery{1000};
 constexpr Millis kCodeTtl{std::chrono::hours(6)};
+// How often a message for a match whose owner died is tried again (its
+// lease runs out within one TTL, and somebody takes it over).
+constexpr Millis kRetryEvery{200};
+// The most orphans one look takes in.
+constexpr std::size_t kOrphansPerLook = 256;
 
 }  // namespace
 
@@ -65,7 +71,8 @@ ClusterNode::ClusterNode(Router& router, ClusterPresence& presence, const Server
       config_(config),
       metrics_(metrics),
       node_id_(presence.node_id()),
-      lease_ttl_(config.node_ttl) {}
+      lease_ttl_(config.node_ttl),
+      random_(std::hash<std::string>{}(node_id_)) {}
 
 ClusterNode::~ClusterNode() {
   stop();
@@ -91,19 +98,23 @@ inarow::expected<void, std::string> ClusterNode::start() {
   bus_set_.notify_all();
   presence_.every(lease_ttl_ / 3, [this](Directory& d) { renew_leases(d); });
   presence_.every(kPairEvery, [this](Directory& d) { pair_seeks(d); });
+  presence_.every(lease_ttl_ / 3, [this](Directory& d) {
+    watch_nodes(d);
+    scan_orphans(d);
+  });
+  presence_.every(std::min(kRetryEvery, lease_ttl_ / 4), [this](Directory& d) { retry_routes(d); });
   return {};
 }
 
-bool ClusterNode::claim_now(const std::string& match_id) {
-  auto lease = presence_.directory().claim(match_id, node_id_, lease_ttl_);
-  if (!lease || !lease->ours) return false;
-  std::lock_guard lock(mutex_);
-  owned_[match_id] = lease->generation;
-  metrics_.matches_owned.store(static_cast<std::int64_t>(owned_.size()), std::memory_order_relaxed);
-  return true;
+void ClusterNode::take_stored(std::vector<std::string> match_ids) {
+  presence_.enqueue([this, match_ids = std::move(match_ids)](Directory& directory) {
+    watch_nodes(directory);
+    for (const std::string& id : match_ids)
+      take_over(directory, id);
+  });
 }
 
-void ClusterNode::stop() {
+void ClusterNode::hand_over() {
   std::unordered_map<std::string, std::int64_t> owned;
   {
     std::lock_guard lock(mutex_);
@@ -111,11 +122,26 @@ void ClusterNode::stop() {
     stopping_ = true;
     owned.swap(owned_);
   }
-  // What is still here is handed over: another node may claim it now
-  // rather than when its lease would have run out.
-  for (const auto& [match, generation] : owned)
-    (void)presence_.directory().release(match, node_id_, generation);
+  // What is still here is handed over: another node claims it now rather
+  // than when its lease would have run out.
+  Directory& directory = presence_.directory();
+  nv1::NodeMessage handover;
+  for (const auto& [match, generation] : owned) {
+    if (auto released = directory.release(match, node_id_, generation); released && *released)
+      handover.mutable_handover()->add_match_ids(match);
+  }
   metrics_.matches_owned.store(0, std::memory_order_relaxed);
+  if (!bus_ || !handover.has_handover()) return;
+  if (auto nodes = directory.nodes()) {
+    for (const NodeInfo& node : *nodes) {
+      if (node.node_id != node_id_) post(node.node_id, handover);
+    }
+  }
+  spdlog::info("cluster: handed over {} matches", handover.handover().match_ids_size());
+}
+
+void ClusterNode::stop() {
+  hand_over();
   if (bus_) bus_->stop();
 }
 
@@ -148,12 +174,108 @@ void ClusterNode::renew_leases(Directory& directory) {
       continue;
     }
     metrics_.leases_lost.fetch_add(1, std::memory_order_relaxed);
-    spdlog::warn("cluster: the lease of match {} lapsed or was taken", match);
-    std::lock_guard lock(mutex_);
-    owned_.erase(match);
-    metrics_.matches_owned.store(static_cast<std::int64_t>(owned_.size()),
-                                 std::memory_order_relaxed);
+    spdlog::warn("cluster: the lease of match {} was taken: it goes", match);
+    {
+      std::lock_guard lock(mutex_);
+      owned_.erase(match);
+      metrics_.matches_owned.store(static_cast<std::int64_t>(owned_.size()),
+                                   std::memory_order_relaxed);
+    }
+    router_.abandon(match);
   }
+}
+
+// ---------------------------------------------------------------- take-overs
+
+void ClusterNode::take_over(Directory& directory, const std::string& match_id) {
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_ || owned_.contains(match_id) || taking_.contains(match_id)) return;
+  }
+  auto lease = directory.claim(match_id, node_id_, lease_ttl_);
+  if (!lease || !lease->ours) return;  // Redis away, or another node was first
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_) {
+      (void)directory.release(match_id, node_id_, lease->generation);
+      return;
+    }
+    taking_[match_id] = lease->generation;
+  }
+  spdlog::info("cluster: taking over match {} at generation {}", match_id, lease->generation);
+  router_.take_over(match_id, lease->generation,
+                    [weak = weak_from_this(), match_id,
+                     generation = lease->generation](Router::TakenOver result) {
+                      auto self = weak.lock();
+                      if (!self) return;
+                      self->presence_.enqueue([self, match_id, generation, result](Directory& d) {
+                        self->took_over(d, match_id, generation, result);
+                      });
+                    });
+}
+
+void ClusterNode::took_over(Directory& directory, const std::string& match_id,
+                            std::int64_t generation, Router::TakenOver result) {
+  std::vector<Outbound> held;
+  {
+    std::lock_guard lock(mutex_);
+    taking_.erase(match_id);
+    if (auto it = held_.find(match_id); it != held_.end()) {
+      held = std::move(it->second);
+      held_.erase(it);
+    }
+    if (result == Router::TakenOver::running && !stopping_) {
+      owned_[match_id] = generation;
+      metrics_.matches_owned.store(static_cast<std::int64_t>(owned_.size()),
+                                   std::memory_order_relaxed);
+    }
+  }
+  switch (result) {
+    case Router::TakenOver::running:
+      metrics_.take_overs.fetch_add(1, std::memory_order_relaxed);
+      spdlog::info("cluster: took over match {}", match_id);
+      for (const Outbound& out : held)
+        deliver_here(out);
+      return;
+    case Router::TakenOver::gone:
+      // Finished before its owner could say so: live no more.
+      (void)directory.forget_match(match_id);
+      break;
+    case Router::TakenOver::refused:
+      (void)directory.release(match_id, node_id_, generation);
+      break;
+  }
+  for (const Outbound& out : held)
+    nowhere(out, {ProtocolError::unknown_match, "no match " + match_id});
+}
+
+void ClusterNode::scan_orphans(Directory& directory) {
+  auto orphans = directory.orphans(kOrphansPerLook);
+  if (!orphans || orphans->empty()) return;
+  // This node's share: the live nodes all look, each at its own time, so
+  // one that looks first does not take everything (what is left is taken
+  // at the next look).
+  const std::size_t nodes = std::max<std::size_t>(1, known_nodes_.size());
+  const std::size_t share = (orphans->size() + nodes - 1) / nodes;
+  std::ranges::shuffle(*orphans, random_);
+  orphans->resize(std::min(orphans->size(), share));
+  for (const std::string& id : *orphans)
+    take_over(directory, id);
+}
+
+void ClusterNode::watch_nodes(Directory& directory) {
+  auto nodes = directory.nodes();
+  if (!nodes) return;
+  std::set<std::string> now;
+  for (const NodeInfo& node : *nodes)
+    now.insert(node.node_id);
+  for (const std::string& node : known_nodes_) {
+    if (node != node_id_ && !now.contains(node)) {
+      spdlog::warn("cluster: node {} is gone; its links close", node);
+      drop_node(node);
+    }
+  }
+  known_nodes_ = std::move(now);
 }
 
 void ClusterNode::pair_seeks(Directory& directory) {
@@ -215,37 +337,115 @@ void ClusterNode::nowhere(const Outbound& out, const Failure& failure) {
 }
 
 void ClusterNode::to_owner(const std::string& match_id, Outbound out) {
-  {
-    std::lock_guard lock(mutex_);
-    if (stopping_) return;
-    if (auto it = owners_.find(match_id); it != owners_.end()) {
-      send_locked(it->second, std::move(out));
-      return;
+  std::lock_guard lock(mutex_);
+  if (stopping_) return;
+  if (auto it = owners_.find(match_id); it != owners_.end()) {
+    send_locked(it->second, std::move(out));
+    return;
+  }
+  if (auto it = held_.find(match_id); it != held_.end()) {  // being taken over here
+    it->second.push_back(std::move(out));
+    return;
+  }
+  auto& waiting = waiting_[match_id];
+  waiting.push_back(std::move(out));
+  // One lookup per match: what comes meanwhile waits behind it, in order.
+  if (waiting.size() > 1) return;
+  presence_.enqueue([this, match_id](Directory& directory) { route(directory, match_id); });
+}
+
+void ClusterNode::route(Directory& directory, const std::string& match_id) {
+  auto lease = directory.owner(match_id, node_id_);
+  if (lease && !*lease) {
+    // Nobody owns it: a live match whose owner died or stopped is taken
+    // over here, now, for the client who wants it.
+    if (auto live = directory.live(match_id); live && *live) {
+      take_over(directory, match_id);
+      lease = directory.owner(match_id, node_id_);
     }
-    auto& waiting = waiting_[match_id];
-    waiting.push_back(std::move(out));
-    // One lookup per match: what comes meanwhile waits behind it, in order.
-    if (waiting.size() > 1) return;
-    presence_.enqueue([this, match_id](Directory& directory) {
-      auto lease = directory.owner(match_id, node_id_);
-      std::string node;
-      if (lease && *lease && !(*lease)->ours) node = (*lease)->node_id;
-      std::vector<Outbound> outs;
-      {
-        std::lock_guard held(mutex_);
-        outs = std::move(waiting_[match_id]);
-        waiting_.erase(match_id);
-        if (!node.empty()) {
-          owners_[match_id] = node;
-          for (Outbound& o : outs)
-            send_locked(node, std::move(o));
-          return;
-        }
-      }
-      for (const Outbound& o : outs)
-        nowhere(o, {ProtocolError::unknown_match, "no match " + match_id});
+  }
+  bool owner_alive = true;
+  if (lease && *lease && !(*lease)->ours) {
+    auto nodes = directory.nodes();
+    owner_alive = !nodes || std::ranges::any_of(*nodes, [&](const NodeInfo& n) {
+      return n.node_id == (*lease)->node_id;
     });
   }
+  enum class Then { wait, here, nowhere } then = Then::nowhere;
+  std::vector<Outbound> outs;
+  {
+    std::lock_guard lock(mutex_);
+    auto waiting = waiting_.find(match_id);
+    if (waiting == waiting_.end()) {
+      retry_.erase(match_id);
+      return;
+    }
+    if (!lease || (*lease && !owner_alive)) {
+      // Redis is away, or the lease is a dead node's that has not run out.
+      then = Then::wait;
+    } else if (!*lease) {
+      then = Then::nowhere;
+    } else if ((*lease)->ours) {
+      if (taking_.contains(match_id)) {
+        auto& held = held_[match_id];
+        for (Outbound& o : waiting->second)
+          held.push_back(std::move(o));
+        waiting_.erase(waiting);
+        retry_.erase(match_id);
+        return;
+      }
+      then = owned_.contains(match_id) ? Then::here : Then::nowhere;
+    } else {
+      const std::string& node = (*lease)->node_id;
+      owners_[match_id] = node;
+      for (Outbound& o : waiting->second)
+        send_locked(node, std::move(o));
+      waiting_.erase(waiting);
+      retry_.erase(match_id);
+      return;
+    }
+    if (then == Then::wait) {
+      const auto now = SteadyClock::now();
+      auto [it, first] = retry_.try_emplace(match_id, now + 3 * lease_ttl_);
+      if (now < it->second) return;  // tried again soon
+      then = Then::nowhere;          // waited three leases' time: in vain
+    }
+    outs = std::move(waiting->second);
+    waiting_.erase(waiting);
+    retry_.erase(match_id);
+  }
+  for (const Outbound& o : outs) {
+    if (then == Then::here) {
+      deliver_here(o);
+    } else {
+      nowhere(o, {ProtocolError::unknown_match, "no match " + match_id});
+    }
+  }
+}
+
+void ClusterNode::retry_routes(Directory& directory) {
+  std::vector<std::string> matches;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [match, until] : retry_)
+      matches.push_back(match);
+  }
+  for (const std::string& match : matches)
+    route(directory, match);
+}
+
+void ClusterNode::deliver_here(const Outbound& out) {
+  auto connection = out.connection.lock();
+  if (!connection) return;
+  if (out.message.has_attach()) {
+    std::optional<std::uint64_t> after;
+    if (out.message.attach().has_after()) after = out.message.attach().after_seq();
+    router_.attach_seated(connection, out.message.attach().match_id(), after);
+    return;
+  }
+  v1::ClientMessage message;
+  if (out.message.has_command() && message.ParseFromString(out.message.command().client_message()))
+    router_.receive(connection, std::move(message));
 }
 
 void ClusterNode::forward(const ConnectionPtr& from, const std::string& player_id,
@@ -347,6 +547,12 @@ void ClusterNode::match_ended(const std::string& match_id) {
     }
     (void)directory.forget_match(match_id);
   });
+}
+
+void ClusterNode::match_moved(const std::string& match_id) {
+  std::lock_guard lock(mutex_);
+  owned_.erase(match_id);
+  metrics_.matches_owned.store(static_cast<std::int64_t>(owned_.size()), std::memory_order_relaxed);
 }
 
 void ClusterNode::code_opened(const std::string& code) {
@@ -491,6 +697,10 @@ void ClusterNode::on_message(const std::string& from, std::string_view bytes) {
       ConnectionPtr connection;
       {
         std::lock_guard lock(mutex_);
+        // The owner closes a client that is to come back (its match moved,
+        // or the owner stops): where it goes next is looked up afresh.
+        if (close.close_client() && !close.policy_violation())
+          std::erase_if(owners_, [&](const auto& kv) { return kv.second == from; });
         auto it = links_.find(close.link());
         if (it == links_.end() || it->second.second != from) break;
         connection = it->second.first.lock();
@@ -531,6 +741,14 @@ void ClusterNode::on_message(const std::string& from, std::string_view bytes) {
       owners_[m.owned().match_id()] = from;
       break;
     }
+    case nv1::NodeMessage::kHandover: {
+      {
+        std::lock_guard lock(mutex_);
+        std::erase_if(owners_, [&](const auto& kv) { return kv.second == from; });
+      }
+      presence_.enqueue([this](Directory& d) { scan_orphans(d); });
+      break;
+    }
     case nv1::NodeMessage::kSeekTaken: {
       std::lock_guard lock(mutex_);
       auto it = seeks_.find(m.seek_taken().player_id());
@@ -545,6 +763,10 @@ void ClusterNode::on_message(const std::string& from, std::string_view bytes) {
 void ClusterNode::on_gap(const std::string& from) {
   metrics_.bus_gaps.fetch_add(1, std::memory_order_relaxed);
   spdlog::warn("cluster: messages from node {} were lost; its links close", from);
+  drop_node(from);
+}
+
+void ClusterNode::drop_node(const std::string& from) {
   std::vector<ConnectionPtr> clients;
   std::vector<std::shared_ptr<RelayedConnection>> relayed;
   {

@@ -20,6 +20,19 @@
 // there; a private code held here is put in the directory under this
 // node's id, so a join on any node is forwarded here.
 //
+// A node that dies leaves its leases to run out; one that stops hands
+// them over (released, and a Handover to every node). Every node looks
+// for orphans (live matches nobody owns) every third of the lease and
+// takes its share over: the lease claimed at a new generation, the store
+// told first (TakeOver fences the former owner's writes), then the match
+// read back and run here (Router::take_over). A client's message for a
+// match that nobody owns takes it over on its node at once; one for a
+// dead node's match waits until its lease runs out. A match here whose
+// lease is taken, or whose write is fenced, lets go of itself
+// (MatchActor::abandon) and closes its followers, who come back and
+// resume where it is now. Nodes that leave are seen (watch_nodes) and
+// their links closed the same way.
+//
 // Redis calls block, so they run on the presence's thread
 // (cluster_presence.h), over its connection; bus messages arrive on the
 // bus's reader thread; both only post into the router. Messages lost between nodes (a bus gap)
@@ -34,6 +47,8 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <random>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -64,11 +79,16 @@ class ClusterNode : public Elsewhere, public std::enable_shared_from_this<Cluste
   // Opens the node bus and gives the presence its periodic tasks (before
   // the presence starts); an error if Redis does not answer.
   inarow::expected<void, std::string> start();
-  // Claims the lease of a match read back from the store, at once (before
-  // serving): whether this node now owns it.
-  bool claim_now(const std::string& match_id);
-  // Releases the leases of the matches still here (another node may take
-  // them at once) and stops the bus. Idempotent.
+  // The store's unfinished matches (at start): each one that no live node
+  // owns is taken over here.
+  void take_stored(std::vector<std::string> match_ids);
+  // Releases the leases of the matches still here and tells the other
+  // nodes to take them at once (Handover); then this node takes no match
+  // over and forwards nothing more. For a node that stops, once its
+  // matches have stopped and their writes are stored. Idempotent.
+  void hand_over();
+  // hand_over(), then the bus stops (after the links' last messages).
+  // Idempotent.
   void stop();
 
   // Elsewhere (on the router's strand).
@@ -82,6 +102,7 @@ class ClusterNode : public Elsewhere, public std::enable_shared_from_this<Cluste
   void gone(Connection* connection) override;
   void match_made(const std::string& match_id, const std::vector<ConnectionPtr>& relayed) override;
   void match_ended(const std::string& match_id) override;
+  void match_moved(const std::string& match_id) override;
   void seated_away(const std::string& match_id, const std::string& player_id) override;
   void code_opened(const std::string& code) override;
   void code_closed(const std::string& code) override;
@@ -111,6 +132,9 @@ class ClusterNode : public Elsewhere, public std::enable_shared_from_this<Cluste
 
   void on_message(const std::string& from, std::string_view bytes);
   void on_gap(const std::string& from);
+  // A node is gone (dead, stopped, or its messages lost): the links to and
+  // from it close; their clients come back and resume from their last seq.
+  void drop_node(const std::string& node);
   void post(const std::string& node, const inarow::node::v1::NodeMessage& message);
   // Sends `out` over the client's link to `node`, opening it first if
   // there is none (under mutex_).
@@ -118,9 +142,26 @@ class ClusterNode : public Elsewhere, public std::enable_shared_from_this<Cluste
   // The owner of `match_id` is looked up, then `out` goes there (or its
   // client hears the match is nowhere).
   void to_owner(const std::string& match_id, Outbound out);
+  // What waits for `match_id`'s owner goes to it: a live node's; here, once
+  // a take-over here is done; or, while its owner is a dead node's lease
+  // that has not run out yet, it waits for the next try (retry_routes). A
+  // match that nobody owns is taken over here.
+  void route(Directory& directory, const std::string& match_id);
+  void retry_routes(Directory& directory);
   void nowhere(const Outbound& out, const Failure& failure);
+  // A client's message for a match this node owns now, run here.
+  void deliver_here(const Outbound& out);
   void renew_leases(Directory& directory);
   void pair_seeks(Directory& directory);
+  // Take-overs: a live match nobody owns is claimed here, told to the
+  // store, read back and run (Router::take_over).
+  void take_over(Directory& directory, const std::string& match_id);
+  void took_over(Directory& directory, const std::string& match_id, std::int64_t generation,
+                 Router::TakenOver result);
+  // The orphans (released, or their lease run out): this node's share.
+  void scan_orphans(Directory& directory);
+  // The live nodes, looked at again: those gone since are dropped.
+  void watch_nodes(Directory& directory);
 
   Router& router_;
   ClusterPresence& presence_;
@@ -145,7 +186,17 @@ class ClusterNode : public Elsewhere, public std::enable_shared_from_this<Cluste
   std::unordered_map<std::string, std::vector<Outbound>> waiting_;  // match -> owner lookup
   std::map<std::pair<std::string, std::uint64_t>, std::shared_ptr<RelayedConnection>> relayed_;
   std::unordered_map<std::string, std::int64_t> owned_;  // match -> lease generation
-  std::map<std::string, SharedSeek> seeks_;              // this node's, by player
+  // Matches being taken over here: their generation, and what this
+  // node's clients sent them meanwhile.
+  std::unordered_map<std::string, std::int64_t> taking_;
+  std::unordered_map<std::string, std::vector<Outbound>> held_;
+  // Matches whose owner is a dead node's lease: when to stop waiting.
+  std::unordered_map<std::string, SteadyClock::time_point> retry_;
+  std::map<std::string, SharedSeek> seeks_;  // this node's, by player
+  // The presence thread's: the live nodes at the last look, and the
+  // shuffle of the orphans.
+  std::set<std::string> known_nodes_;
+  std::mt19937_64 random_;
 };
 
 }  // namespace inarow::server

@@ -473,6 +473,8 @@ std::shared_ptr<MatchActor> Lobby::create_match(Variant variant, v1::MatchKind k
     setup.seats[s] = seat_for(identity_.at(seat_ids[s]), variant, levels[s]);
   }
   setup.variant = std::move(variant);
+  // A new match's first lease is the first of its id: generation 1.
+  if (!services_->config.redis.empty()) setup.generation = 1;
   // Whoever starts another match leaves their rematch offers behind.
   for (const std::string& id : seat_ids)
     lapse_offers(id);
@@ -558,23 +560,37 @@ bool Lobby::may_watch(const std::string& player, const MatchActor& match,
 void Lobby::match_ended(const std::string& match_id) {
   feed_changed();  // one game fewer in play
   auto timer = std::make_shared<asio::steady_timer>(strand_, services_->config.reconnect_grace);
-  timer->async_wait([this, owner = owner_.lock(), timer, match_id](ErrorCode) {
-    auto match = matches_.find(match_id);
-    if (!match) return;
-    for (int s = 0; s < 2; ++s) {
-      const std::string& id = match->setup().seats[s].player_id;
-      if (Player* p = identity_.find(id)) {
-        p->matches.erase(match_id);
-        identity_.let_go(id);  // gone, unless a connection or another match holds them
-      }
-    }
-    private_codes_.erase(match_id);
-    bot_vs_bot_.erase(match_id);
-    rematch_offers_.erase(match_id);
-    rematches_.erase(match_id);
-    matches_.retire(match_id);
-  });
+  timer->async_wait(
+      [this, owner = owner_.lock(), timer, match_id](ErrorCode) { forget(match_id); });
   if (shutting_down_) timer->cancel();
+}
+
+void Lobby::match_moved(const std::string& match_id) {
+  auto match = matches_.find(match_id);
+  if (!match || !match->moved.load(std::memory_order_acquire)) return;  // back here since
+  if (!match->over.load(std::memory_order_relaxed)) {
+    services_->metrics.matches_live[match->setup().kind % kMatchKinds].fetch_sub(
+        1, std::memory_order_relaxed);
+  }
+  forget(match_id);
+  feed_changed();
+}
+
+void Lobby::forget(const std::string& match_id) {
+  auto match = matches_.find(match_id);
+  if (!match) return;
+  for (int s = 0; s < 2; ++s) {
+    const std::string& id = match->setup().seats[s].player_id;
+    if (Player* p = identity_.find(id)) {
+      p->matches.erase(match_id);
+      identity_.let_go(id);  // gone, unless a connection or another match holds them
+    }
+  }
+  private_codes_.erase(match_id);
+  bot_vs_bot_.erase(match_id);
+  rematch_offers_.erase(match_id);
+  rematches_.erase(match_id);
+  matches_.retire(match_id);
 }
 
 void Lobby::shutdown() {

@@ -24,6 +24,11 @@ const Failure kPausedFailure{ProtocolError::internal,
                              "the match is paused: the server could not store it; it resumes "
                              "from its last stored move when the server restarts"};
 
+// The match went to another node of the cluster (its lease, or a write
+// fenced): whoever was here reconnects and resumes it there.
+const Failure kMovedFailure{ProtocolError::internal,
+                            "the match moved to another server: reconnect to resume it"};
+
 // A `started` event as one seat gets it: its state names the receiver's
 // side. The log keeps (and spectators get) the event without it.
 OutgoingPtr started_for(v1::MatchEvent e, Side seat) {
@@ -67,6 +72,7 @@ void MatchActor::start(std::vector<std::pair<std::weak_ptr<Connection>, Side>> s
     rec.first_level = s.seats[0].level;
     rec.second_level = s.seats[1].level;
     rec.created_ms = unix_ms();
+    rec.generation = s.generation;
     self->commit(std::move(events), {store_op::CreateMatch{std::move(rec)}}, {});
   });
 }
@@ -154,6 +160,34 @@ void MatchActor::shutdown() {
     self->unwatched_timer_.cancel();
     if (self->search_stop_) self->search_stop_->store(true);
   });
+}
+
+void MatchActor::abandon() {
+  asio::post(strand_, [self = shared_from_this()] { self->let_go(std::nullopt); });
+}
+
+void MatchActor::let_go(const std::optional<Reply>& reply) {
+  if (reply) send_error(reply->connection, reply->request_id, kMovedFailure);
+  if (moved_) return;
+  spdlog::warn("match_moved match={} at seq={}: another node owns it", id(), published_seq_);
+  moved_ = stopped_ = paused_ = true;
+  moved.store(true, std::memory_order_release);
+  flag_timer_.cancel();
+  for (auto& t : grace_timers_)
+    t.cancel();
+  unwatched_timer_.cancel();
+  cancel_search();
+  // Nothing more is said here: its followers come back to where it is now
+  // and resume from the last event they saw (published, so durable).
+  for (const Subscriber& s : subs_) {
+    if (auto connection = s.connection.lock()) connection->close(CloseKind::going_away);
+  }
+  for (const PendingAttach& a : pending_attaches_) {
+    if (auto connection = a.connection.lock()) connection->close(CloseKind::going_away);
+  }
+  subs_.clear();
+  pending_attaches_.clear();
+  if (services_->match_moved) services_->match_moved(id());
 }
 
 void MatchActor::send(const ConnectionPtr& to, OutgoingPtr message) {
@@ -277,6 +311,10 @@ void MatchActor::on_command(const ConnectionPtr& from, Side seat,
                             const v1::ClientMessage& message) {
   const auto now = SteadyClock::now();
   const Side side = core_.side_of(seat);
+  if (moved_) {
+    send_error(from, message.request_id(), kMovedFailure);
+    return;
+  }
   if (stopped_) {
     send_error(from, message.request_id(),
                {ProtocolError::shutting_down, "the server is shutting down"});
@@ -341,6 +379,7 @@ void MatchActor::on_draw_judged(bool draw, int at_ply, std::uint64_t generation)
 // Make the events durable, then publish them with the ack, if one is due.
 void MatchActor::commit(MatchCore::Events events, std::vector<StoreOp> ops,
                         std::optional<Reply> reply) {
+  if (moved_) return let_go(reply);
   if (paused_) return pause(reply);  // nothing more is stored after a failed commit
   if (events.empty() && ops.empty()) {
     if (reply) send(reply->connection, make_ack(reply->request_id, id()));
@@ -372,11 +411,13 @@ void MatchActor::commit(MatchCore::Events events, std::vector<StoreOp> ops,
       seat_copies.push_back(
           {outs.size() - 1, {started_for(e, Side::first), started_for(e, Side::second)}});
     }
-    ops.push_back(store_op::AppendEvent{id(), e.seq(), std::move(encoded), at_ms});
+    ops.push_back(
+        store_op::AppendEvent{id(), e.seq(), std::move(encoded), at_ms, setup().generation});
     if (e.has_ended()) {
       store_op::FinishMatch finish{id(), e.ended().result(), e.ended().reason(), at_ms,
                                    moves_of(core_.log())};
       finish.swapped = core_.swapped();
+      finish.generation = setup().generation;
       if (e.ended().ratings_size() == 2) {  // by seat, as rate() made them
         auto& deltas = finish.ratings.emplace();
         for (int s = 0; s < 2; ++s) {
@@ -396,12 +437,11 @@ void MatchActor::commit(MatchCore::Events events, std::vector<StoreOp> ops,
                                             seat_copies = std::move(seat_copies), last_seq,
                                             reply = std::move(reply)](
                                                StoreWriter::Outcome outcome) mutable {
-    // Fenced: another node owns the match now and this node has lost it;
-    // until the cluster stops it, it pauses as after a failed commit.
-    const bool ok = outcome == StoreWriter::Outcome::ok;
     asio::post(self->strand_, [self, outs = std::move(outs), seat_copies = std::move(seat_copies),
-                               last_seq, reply = std::move(reply), ok] {
-      if (!ok) return self->pause(reply);
+                               last_seq, reply = std::move(reply), outcome] {
+      // Fenced: another node owns the match now; this one lets it go.
+      if (outcome == StoreWriter::Outcome::fenced) return self->let_go(reply);
+      if (outcome != StoreWriter::Outcome::ok) return self->pause(reply);
       if (self->paused_) return;  // after a failed commit nothing more is told
       self->publish(outs, seat_copies, last_seq, reply);
     });

@@ -66,52 +66,58 @@ std::int64_t last_known_alive(Store& store, const std::vector<MatchRecord>& live
   return alive;
 }
 
+std::shared_ptr<MatchActor> restore_match(const MatchRecord& rec, std::int64_t generation,
+                                          Millis used, Identity& identity, MatchRegistry& matches,
+                                          const std::shared_ptr<MatchServices>& services,
+                                          Store& store) {
+  auto setup = setup_of(rec);
+  if (!setup) {
+    spdlog::warn("restore_skipped match={} reason=\"no start event\"", rec.id);
+    return nullptr;
+  }
+  setup->generation = generation;
+  auto actor = std::make_shared<MatchActor>(services, std::move(*setup));
+  if (!actor->restore(rec)) {
+    spdlog::warn("restore_skipped match={} reason=\"inconsistent event log\"", rec.id);
+    return nullptr;
+  }
+  matches.add(actor);
+  services->metrics.matches_live[rec.kind % kMatchKinds].fetch_add(1);
+  for (int s = 0; s < 2; ++s) {
+    const std::string& id = actor->setup().seats[s].player_id;
+    Player* p = identity.find(id);
+    if (!p) {
+      if (auto stored = store.find_player(id)) p = &identity.admit(*stored);
+    }
+    if (p) p->matches.insert(rec.id);
+  }
+  if (used.count() > 0) spdlog::debug("restore_clock match={} charged_ms={}", rec.id, used.count());
+  actor->resume(used);
+  return actor;
+}
+
 int restore_from_store(Store& store, Identity& identity, MatchRegistry& matches,
-                       const std::shared_ptr<MatchServices>& services,
-                       const std::function<bool(const MatchRecord&)>& take) {
+                       const std::shared_ptr<MatchServices>& services, bool with_matches) {
   // Bots are always held (with their ratings); people only while they are
   // seated in a live match, until it ends, or while they are connected.
   for (const bots::Level& level : bots::levels()) {
     if (auto bot = store.find_player(bot_id(level.name))) identity.admit(*bot);
   }
+  if (!with_matches) return 0;
   int restored = 0;
   const std::vector<MatchRecord> live = store.load_unfinished();
   const std::int64_t alive_ms = last_known_alive(store, live);
   const std::int64_t now_ms = unix_ms();
   std::vector<StoreOp> clock_from;
   for (const MatchRecord& rec : live) {
-    if (take && !take(rec)) continue;
-    auto setup = setup_of(rec);
-    if (!setup) {
-      spdlog::warn("restore_skipped match={} reason=\"no start event\"", rec.id);
-      continue;
-    }
-    auto actor = std::make_shared<MatchActor>(services, std::move(*setup));
-    if (!actor->restore(rec)) {
-      spdlog::warn("restore_skipped match={} reason=\"inconsistent event log\"", rec.id);
-      continue;
-    }
-    matches.add(actor);
-    services->metrics.matches_live[rec.kind % kMatchKinds].fetch_add(1);
-    for (int s = 0; s < 2; ++s) {
-      const std::string& id = actor->setup().seats[s].player_id;
-      Player* p = identity.find(id);
-      if (!p) {
-        if (auto stored = store.find_player(id)) p = &identity.admit(*stored);
-      }
-      if (p) p->matches.insert(rec.id);
-    }
     // The clocks go on from the last event's, less what the player to move
     // had used of the turn; from now on they hold as of now less that, so a
     // second crash charges neither this downtime nor this charge again.
     const Millis used = used_before_stop(rec, alive_ms);
+    if (!restore_match(rec, 0, used, identity, matches, services, store)) continue;
     if (!rec.event_ms.empty() && rec.event_ms.back() > 0) {
       clock_from.push_back(store_op::ClockFrom{rec.id, rec.events.size(), now_ms - used.count()});
     }
-    if (used.count() > 0) {
-      spdlog::debug("restore_clock match={} charged_ms={}", rec.id, used.count());
-    }
-    actor->resume(used);
     ++restored;
   }
   if (!clock_from.empty()) services->writer.submit(std::move(clock_from));

@@ -1,5 +1,7 @@
 #include "inarow/server/router.h"
 
+#include <spdlog/spdlog.h>
+
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/strand.hpp>
@@ -139,20 +141,83 @@ Router::Router(asio::io_context& ioc, asio::thread_pool& bot_workers, const Serv
       });
     }
   };
+  state_->services->match_moved = [weak = std::weak_ptr<State>(state_)](const std::string& id) {
+    if (auto state = weak.lock()) {
+      asio::post(state->strand, [state, id] {
+        state->lobby.match_moved(id);
+        if (state->elsewhere) state->elsewhere->match_moved(id);
+      });
+    }
+  };
 }
 
 Router::~Router() {
   // Matches may outlive the router in handlers the io_context still holds;
   // they must not call back into it.
   state_->services->match_ended = nullptr;
+  state_->services->match_moved = nullptr;
   // Password hashes in flight post their answers to the strand: done before
   // the io_context can go.
   state_->accounts.stop();
   state_->matches.clear();
 }
 
-void Router::restore(const std::function<bool(const MatchRecord&)>& take) {
-  restore_from_store(state_->store, state_->identity, state_->matches, state_->services, take);
+void Router::restore(bool with_matches) {
+  restore_from_store(state_->store, state_->identity, state_->matches, state_->services,
+                     with_matches);
+}
+
+void Router::take_over(std::string match_id, std::int64_t generation,
+                       std::function<void(TakenOver)> done) {
+  // The store first: once the TakeOver is committed, the match's former
+  // owner can write nothing more (fenced), so what is read after it is
+  // all there will ever be of the match before this node goes on with it.
+  auto state = state_;
+  state->services->writer.submit(
+      {store_op::TakeOver{match_id, generation}},
+      [state, match_id, generation, done = std::move(done)](StoreWriter::Outcome outcome) mutable {
+        auto read = [state, match_id, generation, outcome, done = std::move(done)]() mutable {
+          auto record = state->store.load_match(match_id);
+          const bool gone = !record || record->result != 0;
+          if (outcome != StoreWriter::Outcome::ok) {
+            // Refused for a match the store has finished (or never had):
+            // it is live no more. Any other refusal: not now.
+            if (!gone) {
+              spdlog::warn("take_over_refused match={} generation={} {}", match_id, generation,
+                           outcome == StoreWriter::Outcome::fenced ? "fenced" : "store failed");
+            }
+            return done(gone ? TakenOver::gone : TakenOver::refused);
+          }
+          asio::post(state->strand, [state, match_id, generation, record = std::move(record), gone,
+                                     done = std::move(done)] {
+            if (state->shutting_down) return done(TakenOver::refused);
+            if (gone) return done(TakenOver::gone);
+            if (auto here = state->matches.find(match_id)) {
+              // This node's own earlier run of it, letting go: replaced.
+              if (!here->moved.load(std::memory_order_acquire)) return done(TakenOver::refused);
+              state->lobby.match_moved(match_id);
+            }
+            // No charge for the turn's time before the take-over: nobody
+            // knows when the former owner died (recovery.h says what a
+            // restart charges instead).
+            auto actor = restore_match(*record, generation, Millis{0}, state->identity,
+                                       state->matches, state->services, state->store);
+            if (actor) state->lobby.feed_changed();
+            done(actor ? TakenOver::running : TakenOver::gone);
+          });
+        };
+        if (state->readers) {
+          asio::post(*state->readers, std::move(read));
+        } else {
+          read();
+        }
+      });
+}
+
+void Router::abandon(std::string match_id) {
+  asio::post(state_->strand, [state = state_, match_id = std::move(match_id)] {
+    if (auto match = state->matches.find(match_id)) match->abandon();
+  });
 }
 
 void Router::read_store_on(asio::thread_pool& readers) {

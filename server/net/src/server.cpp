@@ -120,7 +120,6 @@ inarow::expected<void, std::string> Server::start() {
   if (auto listening = s.listener.listen(s.config.address, s.config.port); !listening) {
     return listening;
   }
-  std::function<bool(const MatchRecord&)> take;
   if (redis) {
     const std::string node_id =
         s.config.node_id.empty() ? default_node_id(s.listener.port()) : s.config.node_id;
@@ -144,11 +143,17 @@ inarow::expected<void, std::string> Server::start() {
       return joined;
     }
     s.router->send_elsewhere(s.cluster);
-    // The matches of the store that no live node owns are this node's now.
-    take = [cluster = s.cluster.get()](const MatchRecord& m) { return cluster->claim_now(m.id); };
     spdlog::info("cluster: node {} on {}", node_id, redis_label(s.config.redis));
   }
-  s.router->restore(take);
+  // A single node restores every unfinished match; a node of a cluster
+  // takes over, each under a lease, those that no live node owns.
+  s.router->restore(!s.cluster);
+  if (s.cluster) {
+    std::vector<std::string> unfinished;
+    for (const MatchRecord& m : s.store->load_unfinished())
+      unfinished.push_back(m.id);
+    s.cluster->take_stored(std::move(unfinished));
+  }
   s.writer->heartbeat(kStoreHeartbeat);  // after the restore read the last one
 
   spdlog::info("listening on {}:{} threads={} bot_threads={} bot_nice={} store={}",
@@ -176,6 +181,12 @@ void Server::stop() {
   s.router->shutdown();
   // Connections that never said hello get no goodbye, only the close.
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  // The matches have stopped; once what they wrote is stored, the other
+  // nodes take them over (while the goodbyes still go out).
+  if (s.cluster) {
+    s.writer->flush();
+    s.cluster->hand_over();
+  }
   s.sessions->close_all();
   // Let the goodbyes go out and the clients close, for a few seconds at most.
   const auto deadline = SteadyClock::now() + std::chrono::seconds(3);
@@ -186,12 +197,11 @@ void Server::stop() {
   for (auto& t : s.threads)
     t.join();
   s.threads.clear();
-  // The links' last messages (the goodbyes) go out; the leases of the
-  // matches still here are released for other nodes to take.
-  if (s.cluster) s.cluster->stop();
   s.bot_workers.join();
   s.record_readers.join();
   s.writer->flush();
+  // The links' last messages (the goodbyes) go out.
+  if (s.cluster) s.cluster->stop();
   s.writer->stop();
   spdlog::info("stopped: store flushed");
 }

@@ -12,6 +12,7 @@
 #include <array>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "inarow/testing/eventually.h"
@@ -27,7 +28,8 @@ namespace {
 using namespace std::chrono_literals;
 
 struct Cluster {
-  explicit Cluster(const std::string& tag) {
+  explicit Cluster(const std::string& tag, std::chrono::milliseconds lease = 2s,
+                   std::chrono::milliseconds grace = 2s) {
     RedisInstance* redis = RedisInstance::shared();
     if (!redis) return;
     for (int i = 0; i < 3; ++i) {
@@ -36,7 +38,8 @@ struct Cluster {
       config.store_busy_timeout = 5s;
       config.redis = redis->url();
       config.node_id = tag + "-" + std::string(1, static_cast<char>('a' + i));
-      config.node_ttl = 2s;
+      config.node_ttl = lease;
+      config.reconnect_grace = grace;
       nodes[static_cast<std::size_t>(i)] = std::make_unique<TestServer>(config);
     }
   }
@@ -216,6 +219,89 @@ TEST(Cluster, APlayerWhoComesBackOnAnotherNodeResumesTheirMatch) {
   ASSERT_TRUE(state);
   EXPECT_EQ(state->match_state().match_id(), match);
   EXPECT_EQ(state->match_state().your_side(), b_started.started().state().your_side());
+}
+
+// A node stopped (SIGTERM) hands its matches over: another node takes each
+// over at once, not a lease later, from the store; its players, on the
+// stopped node and on the others, are closed, come back and resume where
+// they were; the game goes on to its end with every move in its place.
+TEST(Cluster, ANodeThatStopsHandsItsMatchesOverAndThePlayersResume) {
+  ASSERT_NE(RedisInstance::shared(), nullptr) << RedisInstance::shared_error();
+  // A lease far longer than the test; a grace long enough for slow builds.
+  Cluster cluster("handover", 30s, 10s);
+  auto maker = std::make_unique<WsClient>(cluster.port(0));
+  auto joiner = std::make_unique<WsClient>(cluster.port(1));
+  maker->hello("Maker");
+  joiner->hello("Joiner");
+  v1::ClientMessage create;
+  create.mutable_create_private()->set_variant("tictactoe");
+  create.mutable_create_private()->set_side(v1::SIDE_FIRST);
+  auto code = maker->request(create);
+  ASSERT_TRUE(code.has_ack()) << code.DebugString();
+  v1::ServerMessage joined;
+  ASSERT_TRUE(eventually(
+      [&] {
+        joined = joiner->request(join_private_message(code.ack().code()));
+        return !joined.has_error();
+      },
+      5s))
+      << joined.DebugString();
+  const std::string match = expect_match_ack(joined);
+  ASSERT_TRUE(maker->move(match, "a1").has_ack());
+  ASSERT_TRUE(joiner->move(match, "a2").has_ack());  // forwarded to node 0, its owner
+  ASSERT_TRUE(maker->move(match, "b1").has_ack());
+  // Both saw the start and three moves: seq 4.
+  for (WsClient* c : {maker.get(), joiner.get()}) {
+    std::uint64_t last = 0;
+    while (last < 4) {
+      const v1::MatchEvent e = event_of(*c, match);
+      ASSERT_FALSE(e.match_id().empty());
+      last = e.seq();
+    }
+  }
+  const std::string maker_token = maker->token();
+  const std::string joiner_token = joiner->token();
+
+  // Node 0 stops (as on SIGTERM) while its clients are there: the maker
+  // hears goodbye, the joiner's node closes the joiner (its match's owner
+  // went); both come back at once.
+  const auto stopped_at = std::chrono::steady_clock::now();
+  std::thread stopping([&] { cluster.nodes[0]->stop(); });
+  for (WsClient* c : {maker.get(), joiner.get()}) {
+    EXPECT_FALSE(c->next_until([](const v1::ServerMessage&) { return false; }, 5s));
+    EXPECT_TRUE(c->closed());
+  }
+  maker.reset();
+  joiner.reset();
+
+  WsClient maker_back(cluster.port(2));
+  WsClient joiner_back(cluster.port(1));
+  EXPECT_TRUE(maker_back.resume(maker_token, {{match, 4}}).resumed());
+  EXPECT_TRUE(joiner_back.resume(joiner_token, {{match, 4}}).resumed());
+  for (WsClient* c : {&maker_back, &joiner_back}) {
+    const char* who = c == &maker_back ? "the maker" : "the joiner";
+    auto state = c->next_until([](const v1::ServerMessage& m) { return m.has_match_state(); }, 10s);
+    ASSERT_TRUE(state) << "no state after the hand-over for " << who;
+    EXPECT_EQ(state->match_state().match_id(), match);
+    EXPECT_EQ(state->match_state().moves_size(), 3) << state->DebugString();
+  }
+  const auto resumed_in = std::chrono::steady_clock::now() - stopped_at;
+  // A hand-over, not a lease's expiry (30 s).
+  EXPECT_LT(resumed_in, 10s);
+  stopping.join();
+
+  // The game goes on where it was, on its new owner: the joiner blocks the
+  // top row's last cell, the maker wins on the diagonal.
+  ASSERT_TRUE(joiner_back.move(match, "c1").has_ack());
+  ASSERT_TRUE(maker_back.move(match, "b2").has_ack());
+  ASSERT_TRUE(joiner_back.move(match, "c2").has_ack());
+  ASSERT_TRUE(maker_back.move(match, "c3").has_ack());
+  const v1::MatchEvent ended = wait_event(joiner_back, match, v1::MatchEvent::kEnded);
+  EXPECT_EQ(ended.ended().result(), v1::RESULT_FIRST_WINS) << ended.DebugString();
+  const std::uint64_t take_overs =
+      std::stoull(sample(http_get(cluster.port(1), "/metrics").body, "inarow_take_overs_total")) +
+      std::stoull(sample(http_get(cluster.port(2), "/metrics").body, "inarow_take_overs_total"));
+  EXPECT_EQ(take_overs, 1u);
 }
 
 }  // namespace

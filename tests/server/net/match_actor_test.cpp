@@ -231,6 +231,40 @@ TEST_F(MatchActorTest, AFailedCommitPausesTheMatchAndTellsNobody) {
   EXPECT_EQ(store_.load_match("m-test")->events.size(), 1u);
 }
 
+// A cluster's match writes under its lease's generation; once another
+// node took it over (a higher generation in the store), its next write is
+// fenced: nothing of it is stored or told, the asker hears the match moved,
+// and every follower is closed to come back where the match is now.
+TEST_F(MatchActorTest, AFencedWriteLetsTheMatchGoAndClosesItsFollowers) {
+  std::vector<std::string> moved;
+  services_->match_moved = [&](const std::string& id) { moved.push_back(id); };
+  MatchSetup s = setup();
+  s.generation = 1;
+  auto actor = start(s);
+  ASSERT_TRUE(events_reach(*b_, 1));
+  EXPECT_EQ(store_.load_match("m-test")->generation, 1);
+  auto first = answer(a_, move(actor, a_, Side::first, "b2"));
+  ASSERT_TRUE(first && first->has_ack());
+  // Another node takes it over.
+  const StoreOp take_over = store_op::TakeOver{"m-test", 2};
+  ASSERT_TRUE(store_.write({&take_over, 1}));
+  auto fenced = answer(b_, move(actor, b_, Side::second, "a1"));
+  ASSERT_TRUE(fenced && fenced->has_error());
+  EXPECT_EQ(fenced->error().code(), v1::ERROR_INTERNAL);
+  EXPECT_NE(fenced->error().message().find("moved"), std::string::npos) << fenced->DebugString();
+  ASSERT_TRUE(run_until([&] { return a_->closed() && b_->closed(); }));
+  EXPECT_EQ(a_->closed(), CloseKind::going_away);
+  EXPECT_TRUE(actor->moved);
+  EXPECT_EQ(moved, std::vector<std::string>{"m-test"});
+  // Nothing of the fenced move is stored, nor told; later commands are refused.
+  writer_.flush();
+  EXPECT_EQ(store_.load_match("m-test")->events.size(), 2u);
+  EXPECT_EQ(a_->events().size(), 2u);
+  auto later = answer(a_, move(actor, a_, Side::first, "c3"));
+  ASSERT_TRUE(later && later->has_error());
+  services_->match_moved = nullptr;
+}
+
 TEST_F(MatchActorTest, ARestoredMatchGoesOnFromItsLastStoredEvent) {
   {
     auto actor = start(setup());

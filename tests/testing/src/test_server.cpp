@@ -1,5 +1,6 @@
 #include "inarow/testing/test_server.h"
 
+#include <cstdlib>
 #include <spdlog/spdlog.h>
 
 #include <stdexcept>
@@ -22,7 +23,7 @@ server::ServerConfig test_config() {
 
 TestServer::TestServer(server::ServerConfig config)
     : server_(std::make_unique<server::Server>(std::move(config))) {
-  spdlog::set_level(spdlog::level::warn);
+  spdlog::set_level(std::getenv("INAROW_TEST_LOG") ? spdlog::level::debug : spdlog::level::warn);
   auto started = server_->start();
   if (!started) throw std::runtime_error(started.error());
 }

@@ -133,6 +133,9 @@ class Directory {
   // The match ended: its lease and its generation counter are dropped,
   // and it is live no more.
   inarow::expected<void, std::string> forget_match(const std::string& match_id);
+  // Whether the match is live (claimed once and not forgotten since),
+  // owned now or not.
+  inarow::expected<bool, std::string> live(const std::string& match_id);
   // Up to `limit` live matches that nobody owns: released, or whose lease
   // ran out (by Redis's clock) and was not claimed since. The longest
   // orphaned first (released ones before all, by id).

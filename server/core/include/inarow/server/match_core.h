@@ -54,6 +54,9 @@ struct MatchSetup {
   Millis initial{0};
   Millis increment{0};
   std::array<Seat, 2> seats;
+  // The fencing generation its owner writes under (store.h): 0 on a single
+  // node; on a cluster's node, the generation of the lease it holds.
+  std::int64_t generation = 0;
 };
 
 class MatchCore {

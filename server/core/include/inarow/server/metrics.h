@@ -60,6 +60,7 @@ struct Metrics {
   std::atomic<std::int64_t> matches_owned{0};
   std::atomic<std::uint64_t> lease_renewals{0};
   std::atomic<std::uint64_t> leases_lost{0};
+  std::atomic<std::uint64_t> take_overs{0};
   std::atomic<std::uint64_t> forwarded{0};
   std::atomic<std::uint64_t> relayed_in{0};
   std::atomic<std::uint64_t> bus_gaps{0};

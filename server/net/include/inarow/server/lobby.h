@@ -97,10 +97,15 @@ class Lobby {
   // A match's end was published: it lingers for the reconnect grace, so a
   // returning player still gets its end, then it is forgotten.
   void match_ended(const std::string& match_id);
+  // A match let go of itself: another node of the cluster owns it now.
+  // Forgotten at once (not after the grace an ended match gets).
+  void match_moved(const std::string& match_id);
   void stop_seeking(const std::string& player) { (void)cancel_seek(player); }
   void shutdown();
 
  private:
+  // What the lobby and the identity hold for a match, dropped.
+  void forget(const std::string& match_id);
   struct PrivateGame {
     std::string creator;
     Variant variant;

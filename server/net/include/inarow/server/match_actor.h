@@ -50,6 +50,9 @@ struct MatchServices {
   BotMoves bots;
   // Told (on the match's strand) once a match's end is published.
   std::function<void(const std::string& match_id)> match_ended;
+  // Told (on the match's strand) when a match let go of itself: another
+  // node of the cluster owns it now (MatchActor::abandon, or a write fenced).
+  std::function<void(const std::string& match_id)> match_moved;
 };
 
 class MatchActor : public std::enable_shared_from_this<MatchActor> {
@@ -65,6 +68,8 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
 
   // Set when the lobby forgets the match: routes to it are no longer taken.
   std::atomic<bool> retired{false};
+  // Set once the match let go of itself (abandon): another node owns it.
+  std::atomic<bool> moved{false};
   // Readable from any thread, for the match list.
   std::atomic<int> ply{0};
   std::atomic<unsigned> spectators{0};
@@ -98,6 +103,11 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
   void notify(inarow::v1::MatchEvent event);
   // Stop timers and searches; later commands are refused.
   void shutdown();
+  // This node owns the match no more (its lease lapsed or was taken, or a
+  // write was fenced): it stops, says nothing more, and closes the
+  // connections that follow it here, so that they come back and resume it
+  // where it is now. Later commands are refused.
+  void abandon();
 
  private:
   struct Subscriber {
@@ -128,6 +138,7 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
   void commit(MatchCore::Events events, std::vector<StoreOp> ops,
               std::optional<Reply> reply = std::nullopt);
   void pause(const std::optional<Reply>& reply);
+  void let_go(const std::optional<Reply>& reply);
   // An event each seated player gets in its own copy (`started`, with the
   // receiver's your_side): outs[index] becomes copies[seat] for a seat.
   struct SeatCopies {
@@ -170,6 +181,7 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
   std::uint64_t judge_generation_ = 0;
   bool stopped_ = false;
   bool paused_ = false;  // a commit failed
+  bool moved_ = false;   // another node owns it now (let_go)
 };
 
 }  // namespace inarow::server

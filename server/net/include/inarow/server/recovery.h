@@ -12,7 +12,6 @@
 // most that much, in the player's favour. docs/NOTES.md says why.
 #pragma once
 
-#include <functional>
 #include <memory>
 
 #include "inarow/server/identity.h"
@@ -29,11 +28,20 @@ Millis used_before_stop(const MatchRecord& record, std::int64_t alive_ms);
 // The last time the server was known alive: the heartbeat or the latest event.
 std::int64_t last_known_alive(Store& store, const std::vector<MatchRecord>& live);
 
-// The number of matches restored. A node of a cluster restores only the
-// matches `take` gives it (those whose lease it claims: not another live
-// node's).
+// One match read back from the store, live again here under its owner's
+// fencing `generation` (0 on a single node): replayed, put in `matches`,
+// its players held, its clocks going on with the player to move charged
+// `used`. nullptr (and a warning) if its log does not replay.
+std::shared_ptr<MatchActor> restore_match(const MatchRecord& record, std::int64_t generation,
+                                          Millis used, Identity& identity, MatchRegistry& matches,
+                                          const std::shared_ptr<MatchServices>& services,
+                                          Store& store);
+
+// The bots, then (`with_matches`) every unfinished match of the store, as
+// a single node does at start; the number of matches restored. A node of a
+// cluster restores none here: it takes the matches nobody owns over one by
+// one (cluster_node.h), each under a lease.
 int restore_from_store(Store& store, Identity& identity, MatchRegistry& matches,
-                       const std::shared_ptr<MatchServices>& services,
-                       const std::function<bool(const MatchRecord&)>& take = {});
+                       const std::shared_ptr<MatchServices>& services, bool with_matches = true);
 
 }  // namespace inarow::server

@@ -58,6 +58,8 @@ class Elsewhere {
   virtual void match_made(const std::string& match_id,
                           const std::vector<ConnectionPtr>& relayed) = 0;
   virtual void match_ended(const std::string& match_id) = 0;
+  // A match here let go of itself (another node owns it now).
+  virtual void match_moved(const std::string& match_id) = 0;
   // A match made here seats a player connected to another node.
   virtual void seated_away(const std::string& match_id, const std::string& player_id) = 0;
   // Private codes opened here (others join through this node) and closed.
@@ -83,10 +85,10 @@ class Router {
   // and the players who come back), which must outlive the router's work;
   // unset, on its strand.
   void read_store_on(boost::asio::thread_pool& readers);
-  // Load the bots, the unfinished matches and their players from the store
-  // (before serving).
-  // A node of a cluster restores only what `take` gives it (recovery.h).
-  void restore(const std::function<bool(const MatchRecord&)>& take = {});
+  // Load the bots and (`with_matches`) the unfinished matches and their
+  // players from the store (before serving). A node of a cluster takes
+  // matches over one by one instead (take_over).
+  void restore(bool with_matches = true);
   void receive(ConnectionPtr from, inarow::v1::ClientMessage message);
   void disconnected(const ConnectionPtr& connection);
   // Say goodbye to every connection, stop bots and timers.
@@ -115,6 +117,20 @@ class Router {
   // Two seeks paired in the shared pool, one of them this node's: the
   // match is made here.
   void paired(SharedSeek first, SharedSeek second);
+  // This node holds the lease of a live match at `generation` (above the
+  // store's): the store is told (TakeOver), the match read back and run
+  // here. `done` (on the router's strand, or the store writer's thread)
+  // says how it went.
+  enum class TakenOver {
+    running,  // it runs here now
+    gone,     // the store has it finished, or not at all: it is live no more
+    refused,  // not now (the store refused or failed, the router is stopping)
+  };
+  void take_over(std::string match_id, std::int64_t generation,
+                 std::function<void(TakenOver)> done);
+  // This node's lease of a match is lost: the match here lets go of it
+  // (MatchActor::abandon).
+  void abandon(std::string match_id);
 
   struct State;  // the strand's state and the routes (router.cpp)
 
