@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <thread>
 
 #include "inarow/arena/calibration.h"
@@ -46,7 +47,8 @@ struct MatchOptions {
   bool quiet = false;
 
   void add_to(CLI::App& app) {
-    app.add_option("-v,--variant", variant, "tictactoe | connect4 | gomoku | gomoku-standard | mnk:M,N,K[,gravity][,exact]")
+    app.add_option("-v,--variant", variant,
+                   "tictactoe | connect4 | gomoku | gomoku-standard | mnk:M,N,K[,gravity][,exact]")
         ->capture_default_str();
     app.add_option("-n,--games", games, "Games per pairing (rounded up to whole pairs)")
         ->capture_default_str()
@@ -247,13 +249,18 @@ int main(int argc, char** argv) {
   tune_opts.add_to(*tune);
 
   // texel
-  auto* texel = app.add_subcommand("texel", "Fit weights to self-play results (logistic fit)");
+  auto* texel = app.add_subcommand(
+      "texel", "Fit weights to game results (logistic fit): self-play, or recorded games");
   std::string texel_variant = "connect4", texel_start, texel_out = "weights.txt";
   int texel_games = 200, texel_depth = 2, texel_iterations = 300;
   std::uint64_t texel_seed = 1;
   texel->add_option("-v,--variant", texel_variant, "Variant")->capture_default_str();
   texel->add_option("--start", texel_start, "Start weights file (default: built-in)");
   texel->add_option("--games", texel_games, "Self-play games")->capture_default_str();
+  std::vector<std::string> texel_records;
+  texel->add_option("--records", texel_records,
+                    "Tournament record files (--record) to take the games from instead of "
+                    "self-play; repeatable");
   texel->add_option("--depth", texel_depth, "Self-play search depth")->capture_default_str();
   texel->add_option("--iterations", texel_iterations, "Gradient steps")->capture_default_str();
   texel->add_option("--seed", texel_seed, "Seed")->capture_default_str();
@@ -402,12 +409,31 @@ int main(int argc, char** argv) {
     o.variant = *v;
     o.start = *start;
     o.games = texel_games;
+    for (const auto& path : texel_records) {
+      std::ifstream in(path, std::ios::binary);
+      if (!in) {
+        std::cerr << "inarow-arena: --records: cannot read " << path << "\n";
+        return 2;
+      }
+      const std::string text{std::istreambuf_iterator<char>(in), {}};
+      auto games = labelled_games(*v, text);
+      if (!games) {
+        std::cerr << "inarow-arena: --records: " << path << ": " << games.error().message << "\n";
+        return 2;
+      }
+      o.recorded.insert(o.recorded.end(), games->begin(), games->end());
+    }
+    if (!texel_records.empty() && o.recorded.empty()) {
+      std::cerr << "inarow-arena: --records: no finished " << v->name << " games in them\n";
+      return 2;
+    }
     o.depth = texel_depth;
     o.iterations = texel_iterations;
     o.seed = texel_seed;
     const auto r = run_texel(o);
     std::cout << "Texel fit " << v->name << ": " << r.positions << " positions, K " << r.k
-              << ", mean squared error " << r.loss_start << " -> " << r.loss_end << "\n"
+              << ", mean squared error " << r.loss_start << " -> " << r.loss_end << "; "
+              << r.held_out << " held out: " << r.held_out_start << " -> " << r.held_out_end << "\n"
               << r.weights.to_text();
     const std::string header =
         "# Texel-fitted weights for " + v->name + "\nvariant = " + v->name + "\n";

@@ -3,9 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
-#include <variant>
 
+#include "inarow/arena/record.h"
 #include "inarow/bots/bot.h"
+#include "inarow/engine/search.h"
 #include "start_weights.h"
 
 namespace inarow::arena {
@@ -18,128 +19,204 @@ double sigmoid(double x) {
   return 1.0 / (1.0 + std::exp(-x));
 }
 
-}  // namespace
+// The weights a fit moves, as one vector: w1..w(k-1), then the threat
+// terms, then the shapes while they are on (off, they count for nothing).
+struct Layout {
+  std::size_t counts = 0, threats = 0, shapes = 0;
 
-std::vector<int> window_features(const Game& game) {
-  const Variant& v = game.variant();
-  std::vector<int> f(v.k - 1, 0);
-  static constexpr int kSteps[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
-  for (int c = 0; c < v.width; ++c)
-    for (int r = 0; r < v.height; ++r)
-      for (const auto& [dc, dr] : kSteps) {
-        if (!v.on_board(c + (v.k - 1) * dc, r + (v.k - 1) * dr)) continue;
-        int count[2] = {0, 0};
-        for (int i = 0; i < v.k; ++i)
-          if (auto s = game.at(c + i * dc, r + i * dr)) ++count[index(*s)];
-        if (count[1] == 0 && count[0] > 0 && count[0] < v.k) ++f[count[0] - 1];
-        if (count[0] == 0 && count[1] > 0 && count[1] < v.k) --f[count[1] - 1];
-      }
-  return f;
+  explicit Layout(const Weights& w)
+      : counts(w.by_count.empty() ? 0 : w.by_count.size() - 1),
+        threats(w.threats.size()),
+        shapes(w.shapes_on ? w.shapes.size() : 0) {}
+  std::size_t size() const { return counts + threats + shapes; }
+
+  std::vector<double> flatten(const Weights& w) const {
+    std::vector<double> x;
+    for (std::size_t n = 1; n <= counts; ++n)
+      x.push_back(w.by_count[n]);
+    x.insert(x.end(), w.threats.begin(), w.threats.end());
+    if (shapes) x.insert(x.end(), w.shapes.begin(), w.shapes.end());
+    return x;
+  }
+  Weights unflatten(Weights w, const std::vector<double>& x) const {
+    std::size_t i = 0;
+    for (std::size_t n = 1; n <= counts; ++n)
+      w.by_count[n] = int(std::lround(x[i++]));
+    for (std::size_t t = 0; t < threats; ++t)
+      w.threats[t] = int(std::lround(x[i++]));
+    for (std::size_t t = 0; t < shapes; ++t)
+      w.shapes[t] = int(std::lround(x[i++]));
+    return w;
+  }
+  std::vector<float> features(const EvalTerms& t) const {
+    std::vector<float> f;
+    f.reserve(size());
+    for (std::size_t n = 1; n <= counts; ++n)
+      f.push_back(float(t.by_count[n]));
+    for (std::size_t i = 0; i < threats; ++i)
+      f.push_back(float(t.threats[i]));
+    for (std::size_t i = 0; i < shapes; ++i)
+      f.push_back(float(t.shapes[i]));
+    return f;
+  }
+  // Window counts stay non-negative (as the tuners have always kept them);
+  // the other terms may turn negative, within what Weights::parse reads.
+  double lowest(std::size_t i) const { return i < counts ? 0.0 : -10000.0; }
+};
+
+struct Sample {
+  std::vector<float> features;
+  double label = 0.5;  // the first player's result
+};
+
+double result_for_first(Outcome o) {
+  return o == Outcome::first_wins ? 1.0 : o == Outcome::second_wins ? 0.0 : 0.5;
 }
+
+double eval_of(const std::vector<double>& w, const Sample& s) {
+  double e = 0;
+  for (std::size_t i = 0; i < w.size(); ++i)
+    e += w[i] * s.features[i];
+  return e;
+}
+
+double mean_loss(const std::vector<Sample>& set, const std::vector<double>& w, double k) {
+  double sum = 0;
+  for (const Sample& s : set)
+    sum += std::pow(s.label - sigmoid(eval_of(w, s) / k), 2);
+  return set.empty() ? 0.0 : sum / double(set.size());
+}
+
+}  // namespace
 
 TexelResult run_texel(const TexelOptions& o) {
   const Variant& v = o.variant;
   const Weights start = start_weights(v, o.start);
-  const int m = v.k - 1;
-  OpeningOptions book_options = o.openings;
-  book_options.seed = o.seed;
-  const auto book = make_openings(v, book_options);
-  std::mt19937_64 rng(o.seed);
+  const Layout layout(start);
+  const std::size_t m = layout.size();
+  Searcher terms_of(v, start, 1);
 
-  // Self-play positions, labelled with the game's result for the first player.
-  // One move in twenty is random, so games from the same opening differ.
-  std::vector<std::vector<int>> features;
-  std::vector<double> labels;
-  for (int g = 0; g < o.games; ++g) {
+  // Every tenth game's positions are held out of the fit, to show that
+  // what it learnt holds on games it did not see.
+  std::vector<Sample> fit, held;
+  auto take = [&](const std::vector<Cell>& moves, Outcome result, int skip, bool held_out) {
     Game game(v);
-    for (Cell c : book[std::size_t(g) % book.size()].moves)
-      (void)game.play(c);
-    auto bot = make_weights_bot(v, start, o.depth);
-    std::vector<std::vector<int>> seen;
-    while (!game.over()) {
-      // Only quiet positions: no immediate win on the board for either side.
-      const bool tactical = std::visit(
-          [](const auto& pos) {
-            return (pos.winning_cells(Side::first) & pos.playable()).any() ||
-                   (pos.winning_cells(Side::second) & pos.playable()).any();
-          },
-          game.position());
-      if (!tactical) seen.push_back(window_features(game));
-      Cell move;
-      if (std::uniform_int_distribution<int>(0, 19)(rng) == 0) {
-        const auto moves = game.legal_moves();
-        move = moves[std::uniform_int_distribution<std::size_t>(0, moves.size() - 1)(rng)];
-      } else {
-        move = bot->choose(game, MoveBudget{}).move;
+    for (std::size_t i = 0; i < moves.size() && !game.over(); ++i) {
+      if (int(i) >= skip) {
+        const EvalTerms t = terms_of.eval_terms(game);
+        if (t.quiet)
+          (held_out ? held : fit).push_back({layout.features(t), result_for_first(result)});
       }
-      (void)game.play(move);
+      if (!game.play(moves[i])) return;  // a record that does not replay gives no more
     }
-    const double label = game.outcome() == Outcome::first_wins    ? 1.0
-                         : game.outcome() == Outcome::second_wins ? 0.0
-                                                                  : 0.5;
-    for (auto& f : seen) {
-      features.push_back(std::move(f));
-      labels.push_back(label);
+  };
+
+  if (!o.recorded.empty()) {
+    for (std::size_t g = 0; g < o.recorded.size(); ++g)
+      take(o.recorded[g].moves, o.recorded[g].result, o.recorded[g].skip, g % 10 == 9);
+  } else {
+    OpeningOptions book_options = o.openings;
+    book_options.seed = o.seed;
+    const auto book = make_openings(v, book_options);
+    std::mt19937_64 rng(o.seed);
+    // Self-play. One move in twenty is random, so games from the same
+    // opening differ.
+    for (int g = 0; g < o.games; ++g) {
+      Game game(v);
+      for (Cell c : book[std::size_t(g) % book.size()].moves)
+        (void)game.play(c);
+      const int skip = game.ply();
+      auto bot = make_weights_bot(v, start, o.depth);
+      while (!game.over()) {
+        Cell move;
+        if (std::uniform_int_distribution<int>(0, 19)(rng) == 0) {
+          const auto moves = game.legal_moves();
+          move = moves[std::uniform_int_distribution<std::size_t>(0, moves.size() - 1)(rng)];
+        } else {
+          move = bot->choose(game, MoveBudget{}).move;
+        }
+        (void)game.play(move);
+      }
+      take(game.moves(), game.outcome(), skip, g % 10 == 9);
     }
   }
+
   TexelResult r;
-  r.positions = std::int64_t(features.size());
-  std::vector<double> w(m);
-  for (int i = 0; i < m; ++i)
-    w[i] = start.by_count[i + 1];
-  auto loss = [&](const std::vector<double>& ws, double k) {
-    double sum = 0;
-    for (std::size_t p = 0; p < features.size(); ++p) {
-      double e = 0;
-      for (int i = 0; i < m; ++i)
-        e += ws[i] * features[p][i];
-      sum += std::pow(labels[p] - sigmoid(e / k), 2);
-    }
-    return features.empty() ? 0.0 : sum / double(features.size());
-  };
+  r.positions = std::int64_t(fit.size());
+  r.held_out = std::int64_t(held.size());
+  std::vector<double> w = layout.flatten(start);
   // Fit the scale K for the start weights (golden section on log K).
   double lo = std::log(1e-3), hi = std::log(1e7);
   const double phi = (std::sqrt(5.0) - 1) / 2;
   for (int it = 0; it < 100; ++it) {
     const double x1 = hi - phi * (hi - lo), x2 = lo + phi * (hi - lo);
-    if (loss(w, std::exp(x1)) < loss(w, std::exp(x2))) {
+    if (mean_loss(fit, w, std::exp(x1)) < mean_loss(fit, w, std::exp(x2))) {
       hi = x2;
     } else {
       lo = x1;
     }
   }
   r.k = std::exp((lo + hi) / 2);
-  r.loss_start = loss(w, r.k);
+  r.loss_start = mean_loss(fit, w, r.k);
+  r.held_out_start = mean_loss(held, w, r.k);
   // Then the weights with K fixed, by Adam on the mean squared error.
   double scale = 1;
   for (double x : w)
     scale = std::max(scale, std::abs(x));
   const double lr = o.learning_rate > 0 ? o.learning_rate : scale / 100;
   std::vector<double> mom(m, 0), vel(m, 0);
-  for (int it = 1; it <= o.iterations && !features.empty(); ++it) {
+  for (int it = 1; it <= o.iterations && !fit.empty(); ++it) {
     std::vector<double> grad(m, 0);
-    for (std::size_t p = 0; p < features.size(); ++p) {
-      double e = 0;
-      for (int i = 0; i < m; ++i)
-        e += w[i] * features[p][i];
-      const double s = sigmoid(e / r.k);
-      const double d = 2 * (s - labels[p]) * s * (1 - s) / r.k;
-      for (int i = 0; i < m; ++i)
-        grad[i] += d * features[p][i];
+    for (const Sample& s : fit) {
+      const double p = sigmoid(eval_of(w, s) / r.k);
+      const double d = 2 * (p - s.label) * p * (1 - p) / r.k;
+      for (std::size_t i = 0; i < m; ++i)
+        grad[i] += d * s.features[i];
     }
-    for (int i = 0; i < m; ++i) {
-      grad[i] /= double(features.size());
+    for (std::size_t i = 0; i < m; ++i) {
+      grad[i] /= double(fit.size());
       mom[i] = 0.9 * mom[i] + 0.1 * grad[i];
       vel[i] = 0.999 * vel[i] + 0.001 * grad[i] * grad[i];
       const double mh = mom[i] / (1 - std::pow(0.9, it)), vh = vel[i] / (1 - std::pow(0.999, it));
-      w[i] = std::clamp(w[i] - lr * mh / (std::sqrt(vh) + 1e-12), 0.0, 10000.0);
+      w[i] = std::clamp(w[i] - lr * mh / (std::sqrt(vh) + 1e-12), layout.lowest(i), 10000.0);
     }
   }
-  r.loss_end = loss(w, r.k);
-  r.weights = start;
-  for (int i = 0; i < m; ++i)
-    r.weights.by_count[i + 1] = int(std::lround(w[i]));
+  r.loss_end = mean_loss(fit, w, r.k);
+  r.held_out_end = mean_loss(held, w, r.k);
+  r.weights = layout.unflatten(start, w);
   return r;
+}
+
+expected<std::vector<LabelledGame>, Error> labelled_games(const Variant& v,
+                                                          std::string_view records) {
+  std::vector<LabelledGame> out;
+  int line_no = 0;
+  std::size_t at = 0;
+  while (at < records.size()) {
+    std::size_t end = records.find('\n', at);
+    if (end == std::string_view::npos) end = records.size();
+    const std::string_view line = records.substr(at, end - at);
+    const std::size_t offset = at;
+    at = end + 1;
+    ++line_no;
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    auto fail = [&](const std::string& why) {
+      return unexpected(
+          Error{ErrorCode::bad_syntax, offset, "line " + std::to_string(line_no) + ": " + why});
+    };
+    std::string fingerprint;
+    auto g = parse_record_line(line, &fingerprint);
+    if (!g) return fail(g.error().message);
+    const auto named = Variant::parse(g->variant);
+    if (!named || !named->same_board(v)) continue;
+    if (g->reason != Termination::line && g->reason != Termination::full_board) continue;
+    const auto game = Game::parse(v, g->moves);
+    if (!game) return fail("moves: " + game.error().describe());
+    const auto opening = Game::parse(v, g->opening);
+    if (!opening) return fail("opening: " + opening.error().describe());
+    out.push_back({game->moves(), g->result, opening->ply()});
+  }
+  return out;
 }
 
 }  // namespace inarow::arena

@@ -143,6 +143,18 @@ expected<Weights, Error> Weights::parse(const Variant& v, std::string_view text)
   return w;
 }
 
+long long Weights::evaluate(const EvalTerms& t) const {
+  long long e = 0;
+  for (std::size_t n = 1; n < by_count.size() && n < t.by_count.size(); ++n)
+    e += static_cast<long long>(by_count[n]) * t.by_count[n];
+  for (std::size_t i = 0; i < threats.size() && i < t.threats.size(); ++i)
+    e += static_cast<long long>(threats[i]) * t.threats[i];
+  if (shapes_on)
+    for (std::size_t i = 0; i < shapes.size() && i < t.shapes.size(); ++i)
+      e += static_cast<long long>(shapes[i]) * t.shapes[i];
+  return e;
+}
+
 std::string Weights::to_text() const {
   std::string out;
   for (std::size_t n = 1; n < by_count.size(); ++n)

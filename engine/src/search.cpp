@@ -118,6 +118,8 @@ class Core {
 
   SearchResult search(const Game& game, const Limits& limits,
                       const std::function<void(const SearchInfo&)>& on_iteration);
+  EvalTerms eval_terms(const Game& game);
+  Score stand_pat(const Game& game);
   std::vector<MoveScore> score_moves(const Game& game, const Limits& limits);
   Solution solve(const Game& game, bool weak, const std::atomic<bool>* stop);
 
@@ -153,6 +155,17 @@ class Core {
       eval_.remove(m, pos_.to_move());
       if (use_shapes_) shapes_->remove(m, pos_.to_move());
     }
+  }
+  // The leaves' threat terms for the side to move (Weights::threats): the
+  // cells where it makes a four or a straight four, and the opponent's.
+  static std::array<int, 4> threat_terms(const detail::SideThreats<W>& ours,
+                                         const detail::SideThreats<W>& theirs) {
+    return {ours.fours.count(), ours.threes.makers.count(), -theirs.fours.count(),
+            -theirs.threes.makers.count()};
+  }
+  int weigh_threats(const std::array<int, 4>& t) const {
+    return threat_weights_[0] * t[0] + threat_weights_[1] * t[1] + threat_weights_[2] * t[2] +
+           threat_weights_[3] * t[3];
   }
   bool out_of_budget() {
     if (aborted_) return true;
@@ -366,9 +379,7 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
     const Board& our_fours = ours.fours;
     our_four_cells = our_fours;
     const auto& three = theirs.threes;
-    threat_score =
-        threat_weights_[0] * our_fours.count() + threat_weights_[1] * our_threes.makers.count() -
-        threat_weights_[2] * their_fours.count() - threat_weights_[3] * three.makers.count();
+    threat_score = weigh_threats(threat_terms(ours, theirs));
     sharp = our_threes.makers | three.any;
     forcing_cells = our_fours | their_fours;
     if (three.makers.any()) {
@@ -600,6 +611,66 @@ SearchResult Core<W>::search(const Game& game, const Limits& limits,
   return result;
 }
 
+// A leaf's terms: the windows counted one weight at a time by the
+// evaluator's own state, the shapes and threats cell by cell, and whether
+// negamax would stand pat here (its tests, in its order).
+template <int W>
+EvalTerms Core<W>::eval_terms(const Game& game) {
+  seat(game, Limits{}, true);
+  const Variant& v = geo_->variant;
+  const Side us = pos_.to_move(), them = opponent(us);
+  const int sign = us == Side::first ? 1 : -1;
+  EvalTerms t;
+  t.by_count.assign(v.k, 0);
+  for (int n = 1; n < v.k; ++n) {
+    Weights unit;
+    unit.by_count.assign(v.k, 0);
+    unit.by_count[n] = 1;
+    detail::EvalState one(windows_, unit);
+    one.reset(pos_.moves());
+    t.by_count[n] = one.score_first();
+  }
+  const Board playable = pos_.open_cells();
+  t.quiet =
+      (pos_.winning_cells(us) & playable).none() && (pos_.winning_cells(them) & playable).none();
+  if (threat_rules_) {
+    const auto [ours, theirs] =
+        detail::line_threats(shape_, pos_.stones(us), pos_.stones(them), empty_cells());
+    const auto terms = threat_terms(ours, theirs);
+    for (int x : terms)
+      t.threats.push_back(sign * x);
+    t.quiet = t.quiet && theirs.threes.makers.none() &&
+              !(ours.threes.makers.any() && theirs.fours.none());
+  }
+  if (detail::shapes_fit(v)) {
+    detail::ShapeState shapes(v);
+    shapes.reset(v, pos_.moves());
+    t.shapes.assign(10, 0);
+    for (int c : bits(empty_cells()))
+      for (Side s : {Side::first, Side::second}) {
+        const int d = s == Side::first ? 1 : -1;
+        const auto lines = shapes.shapes(c, s);
+        for (detail::LineShape5 l : lines)
+          if (l != detail::LineShape5::none) t.shapes[int(l) - 1] += d;
+        if (const auto cls = detail::combine(lines); cls != detail::CellClass::plain)
+          t.shapes[int(cls) + 6] += d;
+      }
+  }
+  return t;
+}
+
+template <int W>
+Score Core<W>::stand_pat(const Game& game) {
+  seat(game, Limits{}, true);
+  int threat_score = 0;
+  if (threat_rules_) {
+    const auto [ours, theirs] = detail::line_threats(
+        shape_, pos_.stones(pos_.to_move()), pos_.stones(opponent(pos_.to_move())), empty_cells());
+    threat_score = weigh_threats(threat_terms(ours, theirs));
+  }
+  return std::clamp(evaluate() + threat_score, -kMaxEval + 1, kMaxEval - 1);
+}
+
 template <int W>
 typename Core<W>::Board Core<W>::refutations_of_opponent_threats(bool threes) {
   const int plies = threes ? kRootVctPlies : kRootVcfPlies;
@@ -774,6 +845,16 @@ std::vector<MoveScore> Searcher::score_moves(const Game& game, const Limits& lim
 Solution Searcher::solve(const Game& game, bool weak, const std::atomic<bool>* stop) {
   assert(game.variant() == impl_->variant && !game.over());
   return std::visit([&](auto& c) { return c->solve(game, weak, stop); }, impl_->core);
+}
+
+Score Searcher::evaluate(const Game& game) {
+  assert(game.variant() == impl_->variant && !game.over());
+  return std::visit([&](auto& c) { return c->stand_pat(game); }, impl_->core);
+}
+
+EvalTerms Searcher::eval_terms(const Game& game) {
+  assert(game.variant() == impl_->variant && !game.over());
+  return std::visit([&](auto& c) { return c->eval_terms(game); }, impl_->core);
 }
 
 void Searcher::clear() {

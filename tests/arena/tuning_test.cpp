@@ -1,21 +1,24 @@
 #include <gtest/gtest.h>
 
+#include "inarow/arena/record.h"
 #include "inarow/arena/spsa.h"
 #include "inarow/arena/texel.h"
+#include "inarow/engine/search.h"
 
 namespace inarow::arena {
 namespace {
 
-TEST(Tuning, WindowFeaturesMatchTheEvaluatorsDefinition) {
+TEST(Tuning, WindowTermsMatchTheEvaluatorsDefinition) {
   // Tic-tac-toe: X on the centre, O in a corner.
   auto g = Game::parse(Variant::tictactoe(), "b2a1");
   ASSERT_TRUE(g);
-  const auto f = window_features(*g);
-  ASSERT_EQ(f.size(), 2u);
+  Searcher s(Variant::tictactoe(), {}, 1);
+  const auto t = s.eval_terms(*g);
   // X's centre lies on 4 lines, one of them (the diagonal) shared with O's
   // corner: X keeps 3 clean one-stone windows, O keeps 2 (its row and column).
-  EXPECT_EQ(f[0], 3 - 2);
-  EXPECT_EQ(f[1], 0);
+  EXPECT_EQ(t.by_count, (std::vector<int>{0, 3 - 2, 0}));
+  EXPECT_TRUE(t.threats.empty());
+  EXPECT_TRUE(t.shapes.empty());
 }
 
 TEST(Tuning, SpsaMovesBadWeightsTowardBetterOnes) {
@@ -55,6 +58,82 @@ TEST(Tuning, TexelFitLowersTheError) {
   EXPECT_GT(r.positions, 200);
   EXPECT_LT(r.loss_end, r.loss_start);
   EXPECT_GT(r.weights.by_count[3], r.weights.by_count[1]) << r.weights.to_text();
+}
+
+GameRecord record(const std::string& variant, const std::string& opening, const std::string& moves,
+                  Outcome result, Termination reason) {
+  GameRecord g;
+  g.variant = variant;
+  g.opening = opening;
+  g.moves = moves;
+  g.result = result;
+  g.reason = reason;
+  return g;
+}
+
+TEST(Tuning, RecordedGamesThatEndedOnTheBoardAreLabelled) {
+  const Variant v = Variant::gomoku();
+  const std::string text =
+      record_line(record("gomoku", "h8i9", "h8i9h9i8h10i10h7i11h11", Outcome::first_wins,
+                         Termination::line),
+                  "t") +
+      "\n\n" +
+      record_line(record("gomoku", "h8", "h8i9", Outcome::second_wins, Termination::timeout), "t") +
+      "\n" +
+      record_line(record("connect4", "", "4444", Outcome::first_wins, Termination::line), "t") +
+      "\n";
+  const auto games = labelled_games(v, text);
+  ASSERT_TRUE(games) << games.error().describe();
+  ASSERT_EQ(games->size(), 1u);  // the timeout and the other board are left out
+  EXPECT_EQ((*games)[0].moves.size(), 9u);
+  EXPECT_EQ((*games)[0].skip, 2);
+  EXPECT_EQ((*games)[0].result, Outcome::first_wins);
+
+  const auto bad = labelled_games(v, text + "{\"game\": \n");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("line 5"), std::string::npos) << bad.error().message;
+  const auto unplayable = labelled_games(
+      v, record_line(record("gomoku", "", "h8h8", Outcome::draw, Termination::line), "t"));
+  ASSERT_FALSE(unplayable);
+  EXPECT_NE(unplayable.error().message.find("line 1: moves"), std::string::npos)
+      << unplayable.error().message;
+}
+
+// Gomoku's fit moves every term of the leaf evaluation: the window counts,
+// the threat terms and the shapes, from recorded games (here a depth-1
+// searcher's against itself from random three-stone openings).
+TEST(Tuning, TexelFitsGomokuTermsFromRecordedGames) {
+  const Variant v = Variant::gomoku();
+  Weights start = Weights::defaults(v);
+  start.shapes_on = true;
+  std::vector<LabelledGame> games;
+  Searcher bot(v, start, 4);
+  for (const Opening& op : make_openings(v, {.count = 30, .plies = 3, .depth = 2, .seed = 3})) {
+    Game g(v);
+    for (Cell c : op.moves)
+      (void)g.play(c);
+    const int skip = g.ply();
+    while (!g.over())
+      (void)g.play(bot.search(g, Limits{.depth = 1}).best);
+    games.push_back({g.moves(), g.outcome(), skip});
+  }
+  TexelOptions o;
+  o.variant = v;
+  o.start = start;
+  o.recorded = games;
+  o.iterations = 200;
+  const auto r = run_texel(o);
+  EXPECT_GT(r.positions, 300);
+  EXPECT_GT(r.held_out, 20);
+  EXPECT_LT(r.loss_end, r.loss_start);
+  EXPECT_NE(r.weights.threats, start.threats) << r.weights.to_text();
+  EXPECT_NE(r.weights.shapes, start.shapes) << r.weights.to_text();
+  EXPECT_TRUE(r.weights.shapes_on);
+  // With the shapes off they are not the fit's to move.
+  o.start.shapes_on = false;
+  const auto windows_only = run_texel(o);
+  EXPECT_EQ(windows_only.weights.shapes, start.shapes);
+  EXPECT_EQ(windows_only.positions, r.positions);
 }
 
 }  // namespace

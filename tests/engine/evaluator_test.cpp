@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include "inarow/common/splitmix.h"
 #include "inarow/engine/search.h"
+#include "stones.h"
 
 namespace inarow {
 namespace {
@@ -73,6 +75,82 @@ TEST(Evaluator, WeightsChangeTheScore) {
   Weights heavy;
   heavy.by_count = {0, 10, 2};
   EXPECT_EQ(static_score(v, "-", heavy), 40);  // centre: four one-stone windows at 10
+}
+
+// The terms of a leaf are what the weights multiply: counted by hand on a
+// lone stone in the middle of a gomoku board.
+TEST(EvalTerms, ALoneStoneInTheMiddle) {
+  const Variant v = Variant::gomoku();
+  Searcher s(v, {}, 1);
+  const EvalTerms t = s.eval_terms(*Game::parse(v, "h8"));
+  // Five windows of five through h8 in each of four directions.
+  EXPECT_EQ(t.by_count, (std::vector<int>{0, 20, 0, 0, 0}));
+  EXPECT_EQ(t.threats, (std::vector<int>{0, 0, 0, 0}));
+  // Each direction: one, two or three cells away a stone of X makes an open
+  // two (.XX., .X.X., .X..X. can each become an open four in two more
+  // moves), four away only a two (X...X needs all three between).
+  EXPECT_EQ(t.shapes, (std::vector<int>{8, 24, 0, 0, 0, 0, 0, 0, 0, 0}));
+  EXPECT_TRUE(t.quiet);
+}
+
+// A three blocked at one end gives its side two four cells (k8 and l8); the
+// terms count them for the side to move, or against it.
+TEST(EvalTerms, FourCellsOfEitherSide) {
+  const Variant v = Variant::gomoku();
+  Searcher s(v, {}, 1);
+  const EvalTerms mine =
+      s.eval_terms(testing::from_stones(v, {"h8", "i8", "j8"}, {"g8", "a1", "a15"}));
+  EXPECT_EQ(mine.threats, (std::vector<int>{2, 0, 0, 0}));
+  EXPECT_TRUE(mine.quiet);
+  const EvalTerms theirs = s.eval_terms(testing::from_stones(v, {"h8", "i8", "j8"}, {"g8", "a1"}));
+  EXPECT_EQ(theirs.threats, (std::vector<int>{0, 0, 2, 0}));  // the first player's, O to move
+  EXPECT_TRUE(theirs.quiet);
+  // An open three: O to move must answer it, X to move wins with it.
+  EXPECT_FALSE(s.eval_terms(testing::from_stones(v, {"h8", "i8", "j8"}, {"a1", "a15"})).quiet);
+  EXPECT_FALSE(
+      s.eval_terms(testing::from_stones(v, {"h8", "i8", "j8"}, {"a1", "a15", "o1"})).quiet);
+}
+
+// The evaluation is the weights' dot product with the terms, as the search
+// computes it at a leaf: on random gomoku middle games and weights, with the
+// shapes on and off, and on connect four (windows only).
+TEST(EvalTerms, TheLeafEvaluationIsLinearInTheWeights) {
+  std::uint64_t rng = 7;
+  int quiet = 0;
+  for (const Variant& v : {Variant::gomoku(), Variant::connect4()}) {
+    for (int trial = 0; trial < 250; ++trial) {
+      Weights w = Weights::defaults(v);
+      for (std::size_t n = 1; n < w.by_count.size(); ++n)
+        w.by_count[n] = int(splitmix64_next(rng) % 60);
+      for (int& x : w.threats)
+        x = int(splitmix64_next(rng) % 81) - 40;
+      for (int& x : w.shapes)
+        x = int(splitmix64_next(rng) % 41) - 20;
+      w.shapes_on = !w.shapes.empty() && trial % 2 == 0;
+      Searcher s(v, w, 1);
+      Game game(v);
+      const int plies = 6 + int(splitmix64_next(rng) % 30);
+      while (game.ply() < plies && !game.over()) {
+        // Near the middle, so that lines form.
+        const auto moves = game.legal_moves();
+        std::vector<Cell> near;
+        for (Cell c : moves)
+          if (v.gravity || (std::abs(v.col(c) - 7) <= 3 && std::abs(v.row(c) - 7) <= 3))
+            near.push_back(c);
+        const auto& from = near.empty() ? moves : near;
+        (void)game.play(from[splitmix64_next(rng) % from.size()]);
+      }
+      if (game.over()) continue;
+      const EvalTerms t = s.eval_terms(game);
+      if (!t.quiet) continue;
+      ++quiet;
+      const long long first = w.evaluate(t);
+      ASSERT_LT(std::abs(first), kMaxEval - 1);
+      EXPECT_EQ(s.evaluate(game), game.to_move() == Side::first ? first : -first)
+          << v.name << " " << game.notation();
+    }
+  }
+  EXPECT_GT(quiet, 100);  // not a test of nothing: many random positions are quiet
 }
 
 }  // namespace

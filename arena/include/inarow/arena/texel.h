@@ -1,23 +1,37 @@
-// Texel-style fitting of the line-window evaluator's weights: positions from
-// self-play labelled with the game's result, and weights chosen to minimise
-// the squared error between the result and sigmoid(eval / K), eval being
-// linear in the weights.
+// Texel-style fitting of the evaluator's weights: quiet positions labelled
+// with their game's result, from self-play or from recorded games (any
+// players', a stronger engine's best), and weights chosen to minimise the
+// squared error between the result and sigmoid(eval / K). The search's
+// leaf evaluation is linear in every weight (EvalTerms), so the fit moves
+// the window counts, the threat terms and, while they are on, the shapes.
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "inarow/arena/openings.h"
+#include "inarow/common/error.h"
+#include "inarow/common/expected.h"
 #include "inarow/engine/evaluator.h"
 #include "inarow/engine/game.h"
 #include "inarow/engine/variant.h"
 
 namespace inarow::arena {
 
+// A finished game to draw positions from: its moves and its result. The
+// first `skip` plies (a random opening, say) give none.
+struct LabelledGame {
+  std::vector<Cell> moves;
+  Outcome result = Outcome::draw;
+  int skip = 0;
+};
+
 struct TexelOptions {
   Variant variant = Variant::connect4();
   Weights start;    // the self-play bots' weights and the fit's start
-  int games = 200;  // self-play games to draw positions from
+  int games = 200;  // self-play games to draw positions from, when `recorded` is empty
+  std::vector<LabelledGame> recorded;  // games to draw positions from instead
   int depth = 2;
   int iterations = 300;        // gradient steps
   double learning_rate = 0.0;  // <= 0: chosen from the data
@@ -31,13 +45,20 @@ struct TexelResult {
   double loss_start = 0;  // mean squared error with the start weights
   double loss_end = 0;
   std::int64_t positions = 0;
+  std::int64_t held_out = 0;  // positions kept out of the fit (every tenth game's)
+  double held_out_start = 0;  // their mean squared error with the start weights
+  double held_out_end = 0;    // and with the fitted ones
 };
 
 TexelResult run_texel(const TexelOptions& o);
 
-// Per window length n = 1..k-1: windows holding n stones of the first player
-// only, minus those holding n of the second only. The evaluator's score for the
-// first player is the dot product of these with w1..w(k-1).
-std::vector<int> window_features(const Game& game);
+// The games of a tournament's record file (one JSON line each, as
+// `inarow-arena --record` writes them) that ended on the board (a line or a
+// full board: a game lost on time or by a crash says nothing of its last
+// position), their openings skipped. Games of other boards are left out;
+// a line that does not parse, or whose moves do not replay, is an error
+// naming the line.
+expected<std::vector<LabelledGame>, Error> labelled_games(const Variant& v,
+                                                          std::string_view records);
 
 }  // namespace inarow::arena

@@ -14,6 +14,8 @@
 
 namespace inarow {
 
+struct EvalTerms;
+
 struct Weights {
   // by_count[n] scores a window holding n stones of one side, n = 0..k-1
   // (by_count[0] is always 0; a full window is a win, scored by the search).
@@ -38,8 +40,32 @@ struct Weights {
   // given keep their default. Errors name the line.
   static expected<Weights, Error> parse(const Variant& v, std::string_view text);
   std::string to_text() const;
+  // The first player's evaluation from a position's terms (below), before
+  // the search clamps it into its heuristic range.
+  long long evaluate(const EvalTerms& terms) const;
 
   bool operator==(const Weights&) const = default;
+};
+
+// The search's evaluation of a position where it stands pat, term by term:
+// what each weight multiplies, from the first player's view, place for place
+// with Weights. The evaluation is linear in the weights (Weights::evaluate),
+// which is what lets a tuner fit them to game results.
+struct EvalTerms {
+  // [n], n = 1..k-1: the first player's windows holding n stones (and none
+  // of the second's) minus the second player's.
+  std::vector<int> by_count;
+  // four, three, their_four, their_three (boards with k >= 5 and no
+  // gravity): the cells where the side to move makes a four or a straight
+  // four, and the opponent's; positive where the first player is to move.
+  std::vector<int> threats;
+  // Per shape key (k = 5 freestyle): the empty cells where a stone of the
+  // first player makes that shape, minus the second player's. Counted in
+  // the evaluation only while Weights::shapes_on.
+  std::vector<int> shapes;
+  // The search stands pat here: neither side can make five, the opponent
+  // has no three to answer, and the side to move has no unstoppable three.
+  bool quiet = false;
 };
 
 }  // namespace inarow

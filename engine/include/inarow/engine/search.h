@@ -27,9 +27,13 @@ inline constexpr Score kMate = 30000;
 inline constexpr Score kMaxEval = 20000;
 inline constexpr Score kInfinity = 32000;
 
-constexpr bool is_mate_score(Score s) { return s > kMaxEval || s < -kMaxEval; }
+constexpr bool is_mate_score(Score s) {
+  return s > kMaxEval || s < -kMaxEval;
+}
 // Plies until the game ends for a mate score (the winning move included).
-constexpr int mate_plies(Score s) { return s > 0 ? kMate - s : kMate + s; }
+constexpr int mate_plies(Score s) {
+  return s > 0 ? kMate - s : kMate + s;
+}
 
 struct Limits {
   int depth = 0;                            // plies; 0 = no depth limit
@@ -87,6 +91,12 @@ class Searcher {
   // the rest of the game under perfect play. Stops early (best effort) only if
   // `stop` is set.
   Solution solve(const Game& game, bool weak = false, const std::atomic<bool>* stop = nullptr);
+  // The evaluation a leaf of the search returns where it stands pat, from the
+  // side to move's view, and the same term by term (for tuners: the first
+  // is the weights' dot product with the second, signed for the side to
+  // move and clamped into +-kMaxEval). The game must not be over.
+  Score evaluate(const Game& game);
+  EvalTerms eval_terms(const Game& game);
   // Forget everything learnt (the transposition table and the move-ordering history).
   void clear();
   void set_weights(Weights w);
