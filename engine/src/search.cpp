@@ -613,7 +613,7 @@ SearchResult Core<W>::search(const Game& game, const Limits& limits,
 
 // A leaf's terms: the windows counted one weight at a time by the
 // evaluator's own state, the shapes and threats cell by cell, and whether
-// negamax would stand pat here (its tests, in its order).
+// negamax would stand pat here (its tests, in its order, its VCF dive too).
 template <int W>
 EvalTerms Core<W>::eval_terms(const Game& game) {
   seat(game, Limits{}, true);
@@ -641,6 +641,11 @@ EvalTerms Core<W>::eval_terms(const Game& game) {
       t.threats.push_back(sign * x);
     t.quiet = t.quiet && theirs.threes.makers.none() &&
               !(ours.threes.makers.any() && theirs.fours.none());
+    if (t.quiet) {
+      // The leaf's short VCF dive, as negamax makes it before standing pat.
+      const typename detail::Vcf<W>::Known known{.their_fives = Board{}, .own_fours = &ours.fours};
+      t.quiet = vcf(false, kLeafVcfPlies, kLeafVcfNodes, false, &known).move == kNoCell;
+    }
   }
   if (detail::shapes_fit(v)) {
     detail::ShapeState shapes(v);

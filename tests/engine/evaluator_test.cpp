@@ -111,6 +111,20 @@ TEST(EvalTerms, FourCellsOfEitherSide) {
       s.eval_terms(testing::from_stones(v, {"h8", "i8", "j8"}, {"a1", "a15", "o1"})).quiet);
 }
 
+// A leaf with a VCF does not stand pat (its dive finds the win), so it is
+// not quiet: X to move plays k8, a four on its row and on its column.
+TEST(EvalTerms, AVcfIsNotQuiet) {
+  const Variant v = Variant::gomoku();
+  Searcher s(v, {}, 1);
+  const std::vector<std::string> o = {"g8", "k12", "a1", "a15", "o1", "o15"};
+  const EvalTerms t =
+      s.eval_terms(testing::from_stones(v, {"h8", "i8", "j8", "k9", "k10", "k11"}, o));
+  EXPECT_EQ(t.threats, (std::vector<int>{3, 0, 0, 0}));  // k8, l8, k7
+  EXPECT_FALSE(t.quiet);
+  // With only k9 on the column, k8 makes one four and no VCF follows.
+  EXPECT_TRUE(s.eval_terms(testing::from_stones(v, {"h8", "i8", "j8", "k9", "c3", "c5"}, o)).quiet);
+}
+
 // The evaluation is the weights' dot product with the terms, as the search
 // computes it at a leaf: on random gomoku middle games and weights, with the
 // shapes on and off, and on connect four (windows only).
