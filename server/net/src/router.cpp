@@ -319,10 +319,10 @@ void Router::attach_seated(ConnectionPtr relayed, std::string match_id,
                         match_id);
       return;
     }
-    match->attach(relayed, side, after_seq, 0);
     // Back, unless another connection of theirs had them here already.
     Player* p = state->identity.find(*player);
-    if (p && state->identity.live_connections(*p).size() == 1) match->presence(*side, true);
+    const bool back = p && state->identity.live_connections(*p).size() == 1;
+    match->attach(relayed, side, after_seq, 0, back);
   });
 }
 
