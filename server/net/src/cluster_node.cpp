@@ -7,6 +7,7 @@
 #include <set>
 
 #include "inarow/common/json.h"
+#include "inarow/server/match_commands.h"
 #include "inarow/server/wire.h"
 
 namespace inarow::server {
@@ -51,6 +52,14 @@ class RelayedConnection : public Connection {
 };
 
 namespace {
+
+// The match a client's message is about, if any.
+std::string match_of(const v1::ClientMessage& message) {
+  if (const MatchCommand* command = find_match_command(message)) return command->match_id(message);
+  if (message.has_watch()) return message.watch().match_id();
+  if (message.has_unwatch()) return message.unwatch().match_id();
+  return {};
+}
 
 // How often this node's seeks try the pool again (their windows widen as
 // they wait), and how long a private code is held in the directory.
@@ -191,16 +200,34 @@ void ClusterNode::take_over(Directory& directory, const std::string& match_id) {
   {
     std::lock_guard lock(mutex_);
     if (stopping_ || owned_.contains(match_id) || taking_.contains(match_id)) return;
+    // Marked before the claim: once the lease names this node, the other
+    // nodes send their clients' messages for the match here, and those
+    // wait (held_) until it runs.
+    taking_[match_id] = 0;
   }
   auto lease = directory.claim(match_id, node_id_, lease_ttl_);
-  if (!lease || !lease->ours) return;  // Redis away, or another node was first
+  const bool ours = lease && lease->ours;
+  bool stopping = false;
+  std::vector<Outbound> held;
   {
     std::lock_guard lock(mutex_);
-    if (stopping_) {
-      (void)directory.release(match_id, node_id_, lease->generation);
-      return;
+    stopping = stopping_;
+    if (ours && !stopping) {
+      taking_[match_id] = lease->generation;
+    } else {
+      taking_.erase(match_id);
+      if (auto it = held_.find(match_id); it != held_.end()) {
+        held = std::move(it->second);
+        held_.erase(it);
+      }
     }
-    taking_[match_id] = lease->generation;
+  }
+  if (!ours || stopping) {
+    // Redis away, another node was first, or this node stops.
+    if (ours) (void)directory.release(match_id, node_id_, lease->generation);
+    for (const Outbound& out : held)
+      nowhere(out, {ProtocolError::unknown_match, "no match " + match_id});
+    return;
   }
   spdlog::info("cluster: taking over match {} at generation {}", match_id, lease->generation);
   router_.take_over(match_id, lease->generation,
@@ -654,12 +681,14 @@ void ClusterNode::on_message(const std::string& from, std::string_view bytes) {
       v1::ClientMessage message;
       if (!connection || !message.ParseFromString(m.command().client_message())) break;
       metrics_.relayed_in.fetch_add(1, std::memory_order_relaxed);
+      if (hold_while_taking(match_of(message), connection, message.request_id(), m)) break;
       router_.receive(connection, std::move(message));
       break;
     }
     case nv1::NodeMessage::kAttach: {
       auto connection = relayed(m.attach().link());
       if (!connection) break;
+      if (hold_while_taking(m.attach().match_id(), connection, 0, m)) break;
       std::optional<std::uint64_t> after;
       if (m.attach().has_after()) after = m.attach().after_seq();
       router_.attach_seated(connection, m.attach().match_id(), after);
@@ -758,6 +787,15 @@ void ClusterNode::on_message(const std::string& from, std::string_view bytes) {
     case nv1::NodeMessage::BODY_NOT_SET:
       break;
   }
+}
+
+bool ClusterNode::hold_while_taking(const std::string& match_id, const ConnectionPtr& connection,
+                                    std::uint64_t request_id, const nv1::NodeMessage& message) {
+  if (match_id.empty()) return false;
+  std::lock_guard lock(mutex_);
+  if (!taking_.contains(match_id)) return false;
+  held_[match_id].push_back(Outbound{connection, {}, request_id, match_id, message});
+  return true;
 }
 
 void ClusterNode::on_gap(const std::string& from) {

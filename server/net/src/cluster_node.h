@@ -131,6 +131,11 @@ class ClusterNode : public Elsewhere, public std::enable_shared_from_this<Cluste
   };
 
   void on_message(const std::string& from, std::string_view bytes);
+  // Another node's client's message for a match being taken over here (its
+  // lease names this node, but it runs once read back) waits in held_ with
+  // this node's own clients' messages; false if the match is not.
+  bool hold_while_taking(const std::string& match_id, const ConnectionPtr& connection,
+                         std::uint64_t request_id, const inarow::node::v1::NodeMessage& message);
   void on_gap(const std::string& from);
   // A node is gone (dead, stopped, or its messages lost): the links to and
   // from it close; their clients come back and resume from their last seq.
@@ -186,8 +191,8 @@ class ClusterNode : public Elsewhere, public std::enable_shared_from_this<Cluste
   std::unordered_map<std::string, std::vector<Outbound>> waiting_;  // match -> owner lookup
   std::map<std::pair<std::string, std::uint64_t>, std::shared_ptr<RelayedConnection>> relayed_;
   std::unordered_map<std::string, std::int64_t> owned_;  // match -> lease generation
-  // Matches being taken over here: their generation, and what this
-  // node's clients sent them meanwhile.
+  // Matches being taken over here: their generation (0 while claimed),
+  // and what clients of any node sent them meanwhile.
   std::unordered_map<std::string, std::int64_t> taking_;
   std::unordered_map<std::string, std::vector<Outbound>> held_;
   // Matches whose owner is a dead node's lease: when to stop waiting.

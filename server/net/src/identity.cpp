@@ -292,6 +292,12 @@ bool Identity::hold(Connection* connection, v1::ClientMessage& message) {
   return true;
 }
 
+void Identity::when_greeted(Connection* connection, std::function<void()> then) {
+  auto held = greeting_.find(connection);
+  if (held == greeting_.end()) return then();
+  held->second.push_back(std::move(then));
+}
+
 bool Identity::end_greeting(const ConnectionPtr& connection, const Replay& replay,
                             const std::function<void()>& answer) {
   auto held = greeting_.find(connection.get());
@@ -299,8 +305,13 @@ bool Identity::end_greeting(const ConnectionPtr& connection, const Replay& repla
   auto waiting = std::move(held->second);
   greeting_.erase(held);
   answer();
-  for (auto& m : waiting)
-    replay(connection, m);
+  for (auto& h : waiting) {
+    if (auto* m = std::get_if<v1::ClientMessage>(&h)) {
+      replay(connection, *m);
+    } else {
+      std::get<std::function<void()>>(h)();
+    }
+  }
   return true;
 }
 

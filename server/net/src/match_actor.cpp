@@ -110,9 +110,10 @@ void MatchActor::command(ConnectionPtr from, Side side, v1::ClientMessage messag
 }
 
 void MatchActor::attach(std::weak_ptr<Connection> connection, std::optional<Side> side,
-                        std::optional<std::uint64_t> after_seq, std::uint64_t request_id) {
+                        std::optional<std::uint64_t> after_seq, std::uint64_t request_id,
+                        bool back) {
   asio::post(strand_, [=, self = shared_from_this()] {
-    self->pending_attaches_.push_back({connection, side, after_seq, request_id});
+    self->pending_attaches_.push_back({connection, side, after_seq, request_id, back});
     self->flush_attaches();
   });
 }
@@ -125,16 +126,18 @@ void MatchActor::detach(const ConnectionPtr& connection, std::uint64_t request_i
 }
 
 void MatchActor::presence(Side side, bool connected) {
-  asio::post(strand_, [self = shared_from_this(), side, connected] {
-    if (self->core_.over() || self->stopped_) return;
-    if (connected) {
-      self->grace_timers_[index(side)].cancel();
-    } else {
-      self->start_grace(side);
-    }
-    self->commit(self->core_.presence(self->core_.side_of(side), connected, SteadyClock::now()), {},
-                 {});
-  });
+  asio::post(strand_,
+             [self = shared_from_this(), side, connected] { self->set_presence(side, connected); });
+}
+
+void MatchActor::set_presence(Side side, bool connected) {
+  if (core_.over() || stopped_) return;
+  if (connected) {
+    grace_timers_[index(side)].cancel();
+  } else {
+    start_grace(side);
+  }
+  commit(core_.presence(core_.side_of(side), connected, SteadyClock::now()), {}, {});
 }
 
 void MatchActor::forget(Connection* connection) {
@@ -199,10 +202,10 @@ void MatchActor::send_error(const ConnectionPtr& to, std::uint64_t request_id,
   send(to, make_error(services_->metrics, request_id, failure, id()));
 }
 
-void MatchActor::subscribe(const std::weak_ptr<Connection>& connection, std::optional<Side> side,
+bool MatchActor::subscribe(const std::weak_ptr<Connection>& connection, std::optional<Side> side,
                            bool announce) {
   auto c = connection.lock();
-  if (!c) return;
+  if (!c) return false;
   // Drop the dead first: a new connection may live at a dead one's address.
   std::erase_if(subs_, [&](const Subscriber& s) {
     if (!s.connection.expired()) return false;
@@ -210,12 +213,13 @@ void MatchActor::subscribe(const std::weak_ptr<Connection>& connection, std::opt
     return true;
   });
   for (auto& s : subs_) {
-    if (s.key == c.get()) return;
+    if (s.key == c.get()) return false;
   }
   subs_.push_back({connection, c.get(), side});
   if (!side) ++spectators;
   check_watchers();
   if (announce) announce_spectators();
+  return true;
 }
 
 void MatchActor::announce_spectators(const std::vector<Connection*>& fresh) {
@@ -282,13 +286,18 @@ void MatchActor::flush_attaches() {
   for (const PendingAttach& a : pending_attaches_) {
     auto connection = a.connection.lock();
     if (!connection) continue;
-    subscribe(a.connection, a.side, false);
+    // A player's connection that follows already has every event: one of
+    // another node, seated at the start through the link it joined by,
+    // is attached again when its node hears it was seated (Seated).
+    if (!subscribe(a.connection, a.side, false) && a.side && a.request_id == 0) continue;
     live.emplace_back(std::move(connection), &a);
   }
   const auto now = SteadyClock::now();
   const unsigned watching = spectators.load(std::memory_order_relaxed);
   std::vector<Connection*> fresh;
+  std::vector<Side> back;
   for (const auto& [connection, a] : live) {
+    if (a->back && a->side) back.push_back(*a->side);
     if (a->after_seq) {
       for (const auto& e : core_.events_after(*a->after_seq, published_seq_)) {
         send(connection, e.has_started() && a->side ? started_for(e, *a->side) : make_event(e));
@@ -305,6 +314,8 @@ void MatchActor::flush_attaches() {
   }
   pending_attaches_.clear();
   announce_spectators(fresh);
+  for (const Side side : back)
+    set_presence(side, true);
 }
 
 void MatchActor::on_command(const ConnectionPtr& from, Side seat,

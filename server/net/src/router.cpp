@@ -305,24 +305,27 @@ void Router::attach_seated(ConnectionPtr relayed, std::string match_id,
                            std::optional<std::uint64_t> after_seq) {
   asio::post(state_->strand, [state = state_, relayed = std::move(relayed),
                               match_id = std::move(match_id), after_seq] {
-    const std::string* player = state->identity.player_of(relayed.get());
-    auto match = state->matches.find(match_id);
-    if (!player || !match) {
-      // The player's node is told the match is not here: it resumes no more.
-      state->send_error(relayed, 0, {ProtocolError::unknown_match, "no match " + match_id},
-                        match_id);
-      return;
-    }
-    const auto side = match->seat_of(*player);
-    if (!side) {
-      state->send_error(relayed, 0, {ProtocolError::not_seated, "you do not play in this match"},
-                        match_id);
-      return;
-    }
-    match->attach(relayed, side, after_seq, 0);
-    // Back, unless another connection of theirs had them here already.
-    Player* p = state->identity.find(*player);
-    if (p && state->identity.live_connections(*p).size() == 1) match->presence(*side, true);
+    // The link's player may still be read from the store (Identity::adopt).
+    state->identity.when_greeted(relayed.get(), [state, relayed, match_id, after_seq] {
+      const std::string* player = state->identity.player_of(relayed.get());
+      auto match = state->matches.find(match_id);
+      if (!player || !match) {
+        // The player's node is told the match is not here: it resumes no more.
+        state->send_error(relayed, 0, {ProtocolError::unknown_match, "no match " + match_id},
+                          match_id);
+        return;
+      }
+      const auto side = match->seat_of(*player);
+      if (!side) {
+        state->send_error(relayed, 0, {ProtocolError::not_seated, "you do not play in this match"},
+                          match_id);
+        return;
+      }
+      // Back, unless another connection of theirs had them here already.
+      Player* p = state->identity.find(*player);
+      const bool back = p && state->identity.live_connections(*p).size() == 1;
+      match->attach(relayed, side, after_seq, 0, back);
+    });
   });
 }
 

@@ -170,6 +170,19 @@ TEST(Cluster, APrivateCodeMadeOnOneNodeIsJoinedOnAnother) {
   EXPECT_EQ(mine.started().state().your_side(), v1::SIDE_FIRST);
   ASSERT_TRUE(maker.move(match, "b2").has_ack());
   ASSERT_TRUE(friend_.move(match, "a1").has_ack());
+  // The friend, seated through the link it joined by, hears each event
+  // once and in order, and no second state (its node, told it was seated,
+  // attaches it again). The refused move's answer comes after all that.
+  expect_error(friend_.move(match, "c3"), v1::ERROR_NOT_YOUR_TURN);
+  std::uint64_t last = 0;
+  while (auto m = friend_.next(0ms)) {
+    EXPECT_FALSE(m->has_match_state()) << m->DebugString();
+    if (m->has_event() && m->event().match_id() == match && m->event().seq() > 0) {
+      EXPECT_EQ(m->event().seq(), last + 1) << m->event().DebugString();
+      last = m->event().seq();
+    }
+  }
+  EXPECT_EQ(last, 3u);
   // A code joined is gone, on every node.
   WsClient late(cluster.port(1));
   late.hello("Late");

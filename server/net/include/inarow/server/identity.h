@@ -22,6 +22,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <variant>
 #include <vector>
 
 #include "inarow/server/connection.h"
@@ -111,6 +112,11 @@ class Identity {
   void begin_greeting(Connection* connection) { greeting_[connection]; }
   bool greeting(Connection* connection) const { return greeting_.contains(connection); }
   bool hold(Connection* connection, inarow::v1::ClientMessage& message);
+  // Runs `then` once the connection's greeting is over (at once if it is
+  // not being greeted), in order with the messages held: a relayed
+  // connection's attach to a match (Router::attach_seated) waits for its
+  // player as its commands do.
+  void when_greeted(Connection* connection, std::function<void()> then);
   // Ends a greeting: `answer` (the welcome or the refusal) is sent first,
   // then each held message goes to `replay`, answered as if it came now.
   // False, doing nothing, when the connection went meanwhile.
@@ -200,7 +206,8 @@ class Identity {
   boost::asio::thread_pool* readers_ = nullptr;
   std::unordered_map<Connection*, ConnectionEntry> connections_;
   // Connections whose new identity is being stored: what they send meanwhile waits.
-  std::unordered_map<Connection*, std::vector<inarow::v1::ClientMessage>> greeting_;
+  using Held = std::variant<inarow::v1::ClientMessage, std::function<void()>>;
+  std::unordered_map<Connection*, std::vector<Held>> greeting_;
   std::unordered_map<std::string, Player> players_;
   // Of the players held: token hash -> player id, account name key -> player id.
   std::unordered_map<std::string, std::string> tokens_;

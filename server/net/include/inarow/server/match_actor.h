@@ -92,8 +92,10 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
   void command(ConnectionPtr from, Side seat, inarow::v1::ClientMessage message);
   // Subscribe a connection (a seated player back, or a spectator); replays
   // the events after `after_seq` when given, then sends the full state.
+  // `back`: the seat's player came back with it (presence), unless it
+  // followed the match already, when nothing is sent again.
   void attach(std::weak_ptr<Connection> connection, std::optional<Side> seat,
-              std::optional<std::uint64_t> after_seq, std::uint64_t request_id);
+              std::optional<std::uint64_t> after_seq, std::uint64_t request_id, bool back = false);
   void detach(const ConnectionPtr& connection, std::uint64_t request_id);
   // A seated player's last connection went or a first one came back.
   void presence(Side seat, bool connected);
@@ -120,6 +122,7 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
     std::optional<Side> side;
     std::optional<std::uint64_t> after_seq;
     std::uint64_t request_id;
+    bool back = false;
   };
   // Who asked for a change, to be acknowledged once it is durable.
   struct Reply {
@@ -127,13 +130,16 @@ class MatchActor : public std::enable_shared_from_this<MatchActor> {
     std::uint64_t request_id = 0;
   };
 
-  void subscribe(const std::weak_ptr<Connection>& connection, std::optional<Side> side,
+  // False if the connection follows the match already.
+  bool subscribe(const std::weak_ptr<Connection>& connection, std::optional<Side> side,
                  bool announce = true);
   void unsubscribe(Connection* key);
   // The number watching changed: every subscriber but `fresh` (who just got
   // it in their state) hears the new number, unnumbered.
   void announce_spectators(const std::vector<Connection*>& fresh = {});
   void flush_attaches();
+  // presence() on the strand.
+  void set_presence(Side seat, bool connected);
   void on_command(const ConnectionPtr& from, Side side, const inarow::v1::ClientMessage& message);
   void commit(MatchCore::Events events, std::vector<StoreOp> ops,
               std::optional<Reply> reply = std::nullopt);
