@@ -83,10 +83,6 @@ const std::string& PostgresCluster::shared_error() {
   return shared_cluster.error();
 }
 
-bool PostgresCluster::installed() {
-  return find_bindir().has_value();
-}
-
 PostgresCluster::~PostgresCluster() {
   stop();
   if (!dir_.empty()) {

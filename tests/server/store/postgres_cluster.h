@@ -8,8 +8,7 @@
 // One cluster per test process: shared() starts it on first use and a
 // gtest environment stops it when the tests are done, so a binary pays for
 // initdb once. A PostgreSQL that cannot be found or started is a failure
-// (saying to run scripts/setup.sh), never a skip; only the failover tests,
-// which run whole processes, skip where it is not installed at all.
+// (saying to run scripts/setup.sh), never a skip.
 #pragma once
 
 #include <sys/types.h>
@@ -30,9 +29,6 @@ class PostgresCluster {
   // in shared_error()) if it could not be.
   static PostgresCluster* shared();
   static const std::string& shared_error();
-  // Whether PostgreSQL's server binaries are there at all: a test that may
-  // skip where they are not (and only there) asks this when shared() fails.
-  static bool installed();
 
   ~PostgresCluster();
   PostgresCluster(const PostgresCluster&) = delete;
