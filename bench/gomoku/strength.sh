@@ -4,7 +4,8 @@
 # on paired openings (each opening played with both colours). A thin script
 # over `inarow-arena tournament`, so it does not care where the arena's code
 # lives. Prints the score, Elo +- 95% margin, terminations and game lengths.
-# The arena's --time-margin of 200 ms absorbs a loaded machine's jitter.
+# The arena's --time-margin (200 ms unless --margin) absorbs a loaded
+# machine's jitter.
 #
 #   bench/gomoku/strength.sh [options] PBRAIN_COMMAND
 #     --ours CMD      our engine's pbrain command (default: build/release/tools/pbrain-inarow)
@@ -14,13 +15,16 @@
 #     --jobs N        games at once (default 1: each engine gets a core)
 #     --seed N        opening book seed (default 1)
 #     --record FILE   game records, one JSON line each (default: a temp file)
+#     --margin MS     time past the move's limit before a move is lost on time
+#                     (default 200; more on a loaded machine, where a brain's
+#                     first move can stall: the brains still aim at MOVETIME)
 #
 # e.g. bench/gomoku/strength.sh --games 16 /tmp/rapfi/pbrain-rapfi
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 ours="$root/build/release/tools/pbrain-inarow"
 arena="$root/build/release/tools/inarow-arena"
-games=8 movetime=500 jobs=1 seed=1 record=""
+games=8 movetime=500 jobs=1 seed=1 record="" margin=200
 while [[ $# -gt 1 ]]; do
   case $1 in
     --ours) ours=$2; shift 2 ;;
@@ -30,10 +34,11 @@ while [[ $# -gt 1 ]]; do
     --jobs) jobs=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
     --record) record=$2; shift 2 ;;
+    --margin) margin=$2; shift 2 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
-[[ $# -eq 1 ]] || { sed -n 2,17p "$0" >&2; exit 2; }
+[[ $# -eq 1 ]] || { sed -n 2,20p "$0" >&2; exit 2; }
 opponent=$1
 [[ -n $record ]] || record=$(mktemp /tmp/gomoku-strength.XXXXXX.jsonl)
 # Three random stones near the centre per opening. Only a per-move limit:
@@ -43,7 +48,7 @@ opponent=$1
 "$arena" tournament -v gomoku --format gauntlet -q \
   -e "ours:pbrain:$ours" -e "opponent:pbrain:$opponent" \
   -n "$games" -j "$jobs" --seed "$seed" --openings $(((games + 1) / 2)) --opening-plies 3 \
-  --tc-move "$movetime" --time-margin 200 --record "$record" |
+  --tc-move "$movetime" --time-margin "$margin" --record "$record" |
   sed -n '/^Pairings/,$p'
 # Game lengths by result, from our side. "void" counts games lost on an
 # ERROR line scored as a move, which the arena no longer does: it should
