@@ -1,4 +1,4 @@
-// inarow-engine: solve positions, play a bot in the terminal, run the bench.
+// inarow-engine: solve or analyse positions, play a bot in the terminal, run the bench.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -189,10 +189,45 @@ int run_bench(int depth_cap, int movetime_ms, bool standard) {
   return 0;
 }
 
+// A score as a person reads it: "win 7" / "loss 4" (plies to the end) or
+// the heuristic value, both from the side to move's view.
+std::string describe_score(Score s) {
+  if (!is_mate_score(s)) return std::to_string(s);
+  return (s > 0 ? "win " : "loss ") + std::to_string(mate_plies(s));
+}
+
+// analyse: the bot's search on positions read from standard input, one a
+// line: best move, score, depth, nodes and principal variation.
+int run_analyse(const Variant& v, const Limits& limits, std::size_t tt_mb) {
+  Searcher searcher(v, {}, tt_mb);
+  std::string line;
+  int line_no = 0, failures = 0;
+  while (std::getline(std::cin, line)) {
+    ++line_no;
+    std::istringstream fields(line);
+    std::string text;
+    fields >> text;
+    const std::string shown = text.empty() ? "-" : text;
+    auto game = Game::parse(v, text);
+    if (!game || game->over()) {
+      std::cerr << "line " << line_no << ": '" << shown << "' "
+                << (game ? "the game is already over" : game.error().describe()) << "\n";
+      ++failures;
+      continue;
+    }
+    searcher.clear();
+    const SearchResult r = searcher.search(*game, limits);
+    std::cout << shown << ' ' << format_move(v, r.best) << ' ' << describe_score(r.score)
+              << " depth " << r.depth << " nodes " << r.nodes << " pv " << format_moves(v, r.pv)
+              << '\n';
+  }
+  return failures == 0 ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"inarow-engine: solve, play and benchmark k-in-a-row games"};
+  CLI::App app{"inarow-engine: solve, analyse, play and benchmark k-in-a-row games"};
   app.require_subcommand(1);
 
   std::string variant = "tictactoe";
@@ -212,6 +247,21 @@ int main(int argc, char** argv) {
   play->add_option("--side", side, "Your side: first or second")->check(CLI::IsMember({"first", "second"}))->capture_default_str();
   play->add_option("--seed", seed, "Seed for the bot's randomness")->capture_default_str();
 
+  Limits analyse_limits;
+  int analyse_ms = 1000;
+  auto* analyse = app.add_subcommand(
+      "analyse", "Search positions read from standard input, one a line, as the bots do");
+  analyse->add_option("--variant,-v", variant)->capture_default_str();
+  analyse->add_option("--movetime", analyse_ms, "Milliseconds a position (0: no time limit)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 3600000));
+  analyse->add_option("--depth", analyse_limits.depth, "Plies at most (0: no limit)")
+      ->check(CLI::Range(0, 400));
+  analyse->add_option("--nodes", analyse_limits.nodes, "Nodes at most (0: no limit)");
+  analyse->add_option("--tt", tt_mb, "Transposition table size in MiB")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 4096));
+
   int depth_cap = 0, movetime = 0;
   auto* bench = app.add_subcommand("bench", "Deterministic search over fixed positions: node count and speed");
   bench->add_option("--depth", depth_cap, "Cap every search at this depth (0 = the set's own)");
@@ -228,5 +278,14 @@ int main(int argc, char** argv) {
   if (*solve) return run_solve(variant_or_exit(variant), weak, tt_mb);
   if (*play) return run_play(variant_or_exit(variant), level, side, seed);
   if (*bench) return run_bench(depth_cap, movetime, standard);
+  if (*analyse) {
+    analyse_limits.time = std::chrono::milliseconds(analyse_ms);
+    if (analyse_limits.time.count() == 0 && analyse_limits.depth == 0 &&
+        analyse_limits.nodes == 0) {
+      std::cerr << "inarow-engine: analyse needs a limit: --movetime, --depth or --nodes\n";
+      return 2;
+    }
+    return run_analyse(variant_or_exit(variant), analyse_limits, tt_mb);
+  }
   return 0;
 }

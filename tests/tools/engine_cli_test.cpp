@@ -19,7 +19,8 @@ struct Outcome {
 
 // Runs inarow-engine with `args`, feeding `input` on standard input.
 Outcome engine(const std::string& args, const std::string& input = "") {
-  const fs::path dir = fs::temp_directory_path() / ("inarow-engine-test-" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("inarow-engine-test-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const fs::path in = dir / "in", out = dir / "out", err = dir / "err";
   std::ofstream(in) << input;
@@ -41,7 +42,8 @@ Outcome engine(const std::string& args, const std::string& input = "") {
 }
 
 TEST(EngineCli, SolvePrintsValueLengthMoveAndNodes) {
-  const Outcome r = engine("solve --variant tictactoe", "-\nb2a1 trailing fields ignored\na1b1a2b2\n");
+  const Outcome r =
+      engine("solve --variant tictactoe", "-\nb2a1 trailing fields ignored\na1b1a2b2\n");
   EXPECT_EQ(r.status, 0) << r.err;
   std::istringstream lines(r.out);
   std::string position, value, plies, best, nodes;
@@ -55,7 +57,7 @@ TEST(EngineCli, SolvePrintsValueLengthMoveAndNodes) {
   EXPECT_EQ(plies, "7");
   lines >> position >> value >> plies >> best >> nodes;
   EXPECT_EQ(position, "a1b1a2b2");
-  EXPECT_EQ(value, "win");   // X completes a3
+  EXPECT_EQ(value, "win");  // X completes a3
   EXPECT_EQ(plies, "1");
   EXPECT_EQ(best, "a3");
 }
@@ -67,6 +69,30 @@ TEST(EngineCli, SolveConnectFourKnownPosition) {
   EXPECT_EQ(r.out.substr(0, 15), "424242 win 1 4 ");
 }
 
+// analyse searches as the bots do: a five on the board is a win in one, a
+// three-ply tic-tac-toe search of a1b1a2b2 sees X complete a3, and a line
+// that is not a position is named on standard error (exit 1) while the
+// others are still answered.
+TEST(EngineCli, AnalysePrintsMoveScoreDepthAndPv) {
+  const Outcome r =
+      engine("analyse -v gomoku --movetime 200", "h8a1i8a2j8a3k8a4\nzz\nh8a1i8a2j8a3k8a4\n");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("line 2: 'zz' at offset 0"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out,
+            "h8a1i8a2j8a3k8a4 g8 win 1 depth 1 nodes 1 pv g8\n"
+            "h8a1i8a2j8a3k8a4 g8 win 1 depth 1 nodes 1 pv g8\n");
+  const Outcome t = engine("analyse -v tictactoe --movetime 0 --depth 3", "a1b1a2b2\n");
+  EXPECT_EQ(t.status, 0) << t.err;
+  EXPECT_EQ(t.out.rfind("a1b1a2b2 a3 win 1 ", 0), 0u) << t.out;
+}
+
+TEST(EngineCli, AnalyseNeedsALimit) {
+  const Outcome r = engine("analyse -v gomoku --movetime 0", "h8\n");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("needs a limit"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+}
+
 TEST(EngineCli, WeakSolveSkipsTheLength) {
   const Outcome r = engine("solve -v tictactoe --weak", "b2\n");
   EXPECT_EQ(r.status, 0) << r.err;
@@ -76,9 +102,12 @@ TEST(EngineCli, WeakSolveSkipsTheLength) {
 TEST(EngineCli, BadLinesGetAnErrorAndTheRestGoesOn) {
   const Outcome r = engine("solve -v tictactoe", "zz\nb2b2\na1b1a2b2a3\nb2\n");
   EXPECT_EQ(r.status, 1);  // some lines failed
-  EXPECT_NE(r.err.find("line 1: 'zz' at offset 0: column 'z' is off the board"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("line 2: 'b2b2' at offset 2: cell b2 is occupied"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("line 3: 'a1b1a2b2a3' the game is already over"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("line 1: 'zz' at offset 0: column 'z' is off the board"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("line 2: 'b2b2' at offset 2: cell b2 is occupied"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("line 3: 'a1b1a2b2a3' the game is already over"), std::string::npos)
+      << r.err;
   EXPECT_EQ(r.out.substr(0, 8), "b2 draw ");
 }
 
@@ -104,7 +133,8 @@ TEST(EngineCli, PlayWithMovesPipedIn) {
 TEST(EngineCli, PlayToTheEnd) {
   // A person playing columns in turn against the hard level: the game ends with a result line.
   std::string moves;
-  for (int i = 0; i < 42; ++i) moves += std::to_string(1 + i % 7) + "\n";
+  for (int i = 0; i < 42; ++i)
+    moves += std::to_string(1 + i % 7) + "\n";
   const Outcome r = engine("play -v connect4 --level hard --side second", moves);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("result: the bot wins"), std::string::npos) << r.out;
