@@ -22,7 +22,7 @@ namespace {
 
 constexpr int kMaxPly = kMaxCells + 1;
 // Moves searched per node on gomoku-sized boards in heuristic search. With
-// the reductions below, 8 beat 12 by +110 -78 =1 and 20 lost to 12 by
+// the reductions below, 8 beat 12 by +117 -82 =1 and 20 lost to 12 by
 // +5 -11 at equal nodes (bench/gomoku/RESULTS.md): depth pays, width not.
 constexpr int kPruneWidth = 8;
 // Late-move reductions on gomoku-sized boards: from the fourth move on, a
