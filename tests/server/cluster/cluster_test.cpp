@@ -598,5 +598,32 @@ TEST(Cluster, TheSeeksOfANodeThatDiedGoFromTheListAndNeverPair) {
       [](const v1::ServerMessage& m) { return m.has_event() && m.event().has_started(); }, 1s));
 }
 
+// A node that stops (SIGTERM) clears the locations it set and takes its
+// seeks out of the pool: its people are nowhere until they come back.
+TEST(Cluster, ANodeThatStopsClearsItsPlayersLocationsAndSeeks) {
+  ASSERT_NE(RedisInstance::shared(), nullptr) << RedisInstance::shared_error();
+  Cluster cluster("leave");
+  std::unique_ptr<server::Redis> redis;
+  auto directory = shared_directory(redis);
+  ASSERT_NE(directory, nullptr);
+  WsClient ada(cluster.port(0));
+  WsClient bob(cluster.port(1));
+  ada.hello("Ada");
+  bob.hello("Bob");
+  expect_ack(ada.request(seek_message("connect4", 0, 0, true)));
+  const auto location = [&](const std::string& player) {
+    auto where = directory->location(player);
+    return where && *where ? **where : std::string("nowhere");
+  };
+  ASSERT_TRUE(eventually([&] { return location(ada.player_id()) == "leave-a"; }, 5s));
+  ASSERT_TRUE(eventually([&] { return location(bob.player_id()) == "leave-b"; }, 5s));
+  list_once(bob, [](const v1::SeekList& l) { return l.total() == 1; });
+
+  cluster.nodes[0]->stop();
+  EXPECT_EQ(location(ada.player_id()), "nowhere");
+  EXPECT_EQ(location(bob.player_id()), "leave-b");
+  EXPECT_EQ(list_seeks(bob).total(), 0u);
+}
+
 }  // namespace
 }  // namespace inarow::testing
