@@ -273,9 +273,11 @@ return n
 // ---- Seeks ----
 
 // KEYS: seek hash, pool of the terms, seeker, pool, seq, node's seeks.
-// ARGV: id, player, node, terms, rating, since, listing.
-const Script kAddSeek(R"lua(
+// ARGV: id, player, node, terms, rating, since, listing, and a cap and
+// the prefix, or nothing. 1 added, 0 seeking already, 2 at the cap.
+const Script kAddSeek = seek_script(R"lua(
 if redis.call('EXISTS', KEYS[3]) == 1 then return 0 end
+if ARGV[8] and playing(ARGV[9], ARGV[2], now_ms()) >= tonumber(ARGV[8]) then return 2 end
 if redis.call('EXISTS', KEYS[1]) == 1 then
   return redis.error_reply('ERR seek id ' .. ARGV[1] .. ' is in the pool already')
 end
@@ -770,6 +772,26 @@ inarow::expected<bool, std::string> Directory::add_seek(const SharedSeek& seek) 
                                {seek.seek_id, seek.player_id, seek.node_id, seek.terms,
                                 number(seek.rating), std::to_string(seek.since_ms), seek.listing}),
                  "the add_seek script");
+}
+
+inarow::expected<Directory::SeekAdded, std::string> Directory::add_seek(const SharedSeek& seek,
+                                                                        int cap) {
+  if (!std::isfinite(seek.rating)) {
+    return inarow::unexpected(std::string("a seek's rating must be a finite number"));
+  }
+  auto r = redis_.script(
+      kAddSeek,
+      {key("seek:", seek.seek_id), key("pool:", seek.terms), key("seeker:", seek.player_id),
+       key("pool", ""), key("seek-seq", ""), key("node-seeks:", seek.node_id)},
+      {seek.seek_id, seek.player_id, seek.node_id, seek.terms, number(seek.rating),
+       std::to_string(seek.since_ms), seek.listing, std::to_string(cap), prefix_});
+  if (!r) return inarow::unexpected(std::move(r).error());
+  if (!r->is_integer() || r->integer < 0 || r->integer > 2) {
+    return inarow::unexpected(unexpected_reply("the add_seek script"));
+  }
+  return r->integer == 1   ? SeekAdded::added
+         : r->integer == 0 ? SeekAdded::already_seeking
+                           : SeekAdded::at_cap;
 }
 
 inarow::expected<bool, std::string> Directory::remove_seek(const std::string& player_id) {

@@ -581,19 +581,23 @@ void ClusterNode::code_closed(const std::string& code) {
   });
 }
 
-void ClusterNode::seek(SharedSeek seek) {
+void ClusterNode::seek(
+    SharedSeek seek,
+    std::function<void(inarow::expected<Directory::SeekAdded, std::string>)> then) {
   {
     std::lock_guard lock(mutex_);
     seeks_[seek.player_id] = seek;
   }
-  presence_.enqueue([this, seek = std::move(seek)](Directory& directory) {
-    if (auto added = directory.add_seek(seek); !added || !*added) {
+  presence_.enqueue([this, seek = std::move(seek), then = std::move(then)](Directory& directory) {
+    auto added = directory.add_seek(seek, config_.max_human_matches_per_player);
+    const bool in = added && *added == Directory::SeekAdded::added;
+    if (!in) {
       std::lock_guard lock(mutex_);
       if (auto it = seeks_.find(seek.player_id); it != seeks_.end() && it->second == seek)
         seeks_.erase(it);
-      return;
     }
-    pair_seeks(directory);
+    then(std::move(added));
+    if (in) pair_seeks(directory);
   });
 }
 

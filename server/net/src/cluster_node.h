@@ -106,7 +106,8 @@ class ClusterNode : public Elsewhere, public std::enable_shared_from_this<Cluste
   void seated_away(const std::string& match_id, const std::string& player_id) override;
   void code_opened(const std::string& code) override;
   void code_closed(const std::string& code) override;
-  void seek(SharedSeek seek) override;
+  void seek(SharedSeek seek,
+            std::function<void(inarow::expected<Directory::SeekAdded, std::string>)> then) override;
   bool seeking(const std::string& player_id) override;
   bool cancel_seek(const std::string& player_id) override;
   void list_seeks(std::size_t limit,

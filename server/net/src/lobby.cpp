@@ -74,10 +74,11 @@ Failure Lobby::limit_failure(v1::MatchKind kind, const char* who) const {
                       bots ? "bots" : "people")};
 }
 
-Expected<void> Lobby::seek(const std::string& player, const v1::Seek& seek) {
+void Lobby::seek(const std::string& player, const v1::Seek& seek,
+                 std::function<void(Expected<void>)> then) {
   auto terms = check_game(seek.variant(), seek.time_control());
-  if (!terms) return inarow::unexpected(terms.error());
-  if (auto ok = check_limit(player, v1::MATCH_KIND_SEEK, "you"); !ok) return ok;
+  if (!terms) return then(inarow::unexpected(terms.error()));
+  if (auto ok = check_limit(player, v1::MATCH_KIND_SEEK, "you"); !ok) return then(ok);
   // Rated unless it says otherwise: clients from before the field seek rated games.
   const bool rated = seek.has_rated() ? seek.rated() : true;
   const double rating = services_->ratings.get(player, terms->variant.name).rating;
@@ -85,7 +86,7 @@ Expected<void> Lobby::seek(const std::string& player, const v1::Seek& seek) {
     // One pool for the whole cluster: paired there, made by whichever
     // node's seek completes a pair.
     if (elsewhere_->seeking(player)) {
-      return fail_with(ProtocolError::already_seeking, "already seeking a game");
+      return then(fail_with(ProtocolError::already_seeking, "already seeking a game"));
     }
     SharedSeek shared;
     shared.seek_id = fmt::format("{}/s{}", elsewhere_->node_id(), ++seek_count_);
@@ -96,19 +97,41 @@ Expected<void> Lobby::seek(const std::string& player, const v1::Seek& seek) {
     shared.since_ms = unix_ms();
     shared.listing =
         open_seek(player, terms->variant, terms->clock, rated, shared.seek_id).SerializeAsString();
-    elsewhere_->seek(std::move(shared));
-    feed_changed();
-    return {};
+    // The pool counts the player's matches on every node: one at the cap
+    // through matches this node does not hold is refused there.
+    elsewhere_->seek(
+        std::move(shared), [this, weak = owner_, then = std::move(then)](
+                               inarow::expected<Directory::SeekAdded, std::string> added) {
+          auto owner = weak.lock();
+          if (!owner) return;
+          asio::post(strand_, [this, owner, added = std::move(added), then = std::move(then)] {
+            if (!added) {
+              spdlog::warn("cluster: a seek could not be added: {}", added.error());
+              return then(
+                  fail_with(ProtocolError::internal, "the lobby is not available; try again"));
+            }
+            switch (*added) {
+              case Directory::SeekAdded::added:
+                feed_changed();
+                return then({});
+              case Directory::SeekAdded::already_seeking:
+                return then(fail_with(ProtocolError::already_seeking, "already seeking a game"));
+              case Directory::SeekAdded::at_cap:
+                return then(inarow::unexpected(limit_failure(v1::MATCH_KIND_SEEK, "you")));
+            }
+          });
+        });
+    return;
   }
   Seeker s(player, std::move(terms->variant), terms->clock, rating, SteadyClock::now(), rated,
            fmt::format("s{}", seek_count_ + 1));
   if (!matchmaker_.add(std::move(s))) {
-    return fail_with(ProtocolError::already_seeking, "already seeking a game");
+    return then(fail_with(ProtocolError::already_seeking, "already seeking a game"));
   }
   ++seek_count_;
   feed_changed();
   arm_tick();
-  return {};
+  then({});
 }
 
 bool Lobby::cancel_seek(const std::string& player) {

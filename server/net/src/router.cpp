@@ -437,12 +437,11 @@ void Router::State::on_receive(const ConnectionPtr& from, v1::ClientMessage& msg
 
   switch (msg.body_case()) {
     case v1::ClientMessage::kSeek:
-      if (auto ok = lobby.seek(player_id, msg.seek()); !ok) {
-        send_error(from, rid, ok.error());
-      } else {
-        send(from, make_ack(rid, {}));
-        lobby.run_matchmaker();
-      }
+      lobby.seek(player_id, msg.seek(), [self = shared_from_this(), from, rid](Expected<void> ok) {
+        if (!ok) return self->send_error(from, rid, ok.error());
+        self->send(from, make_ack(rid, {}));
+        self->lobby.run_matchmaker();
+      });
       break;
     case v1::ClientMessage::kListSeeks: {
       lobby.follow(from, msg.list_seeks().follow());

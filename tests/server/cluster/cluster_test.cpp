@@ -451,9 +451,10 @@ TEST(Cluster, EveryNodeListsTheWholePoolAndAcceptsASeekMadeOnAnother) {
 }
 
 // A player at the cap (--max-human-matches 1) through a match another
-// node owns: their seek, made on a third node, pairs with nobody, and an
-// accept on either side is refused with ERROR_TOO_MANY_MATCHES; nothing is
-// made and both seeks stay until that match ends, when they pair.
+// node owns: their seek, made before, pairs with nobody, an accept on
+// either side is refused with ERROR_TOO_MANY_MATCHES, and a new seek too,
+// though their own node holds no match of theirs; nothing is made and
+// both seeks stay until that match ends, when they pair.
 TEST(Cluster, APlayerAtTheCapIsNotPairedOrAcceptedOnAnyNode) {
   ASSERT_NE(RedisInstance::shared(), nullptr) << RedisInstance::shared_error();
   Cluster cluster("cap", 2s, 2s,
@@ -464,7 +465,8 @@ TEST(Cluster, APlayerAtTheCapIsNotPairedOrAcceptedOnAnyNode) {
   xena.hello("Xena");
   yan.hello("Yan");
   zoe.hello("Zoe");
-  // Xena joins Zoe's private game: node 2 owns it.
+  expect_ack(xena.request(seek_message("tictactoe", 0, 0, true)));
+  // Then Xena joins Zoe's private game: node 2 owns it, and she is at the cap.
   auto code = zoe.request(create_private_message("tictactoe"));
   ASSERT_TRUE(code.has_ack()) << code.DebugString();
   v1::ServerMessage joined;
@@ -478,12 +480,9 @@ TEST(Cluster, APlayerAtTheCapIsNotPairedOrAcceptedOnAnyNode) {
   const std::string first = expect_match_ack(joined);
   wait_event(xena, first, v1::MatchEvent::kStarted);
 
-  // Node 0 does not hold that match, so it takes Xena's seek; the pool
-  // knows she is at the cap.
-  expect_ack(xena.request(seek_message("tictactoe", 0, 0, true)));
-  list_once(yan, [](const v1::SeekList& l) { return l.total() == 1; });
+  // Yan's seek is in the pool once acknowledged; node 1 tried to pair it
+  // first, and passed Xena's over.
   expect_ack(yan.request(seek_message("tictactoe", 0, 0, true)));
-  // Node 1 tried to pair Yan's seek before it reads the list: both stay.
   v1::SeekList open = list_seeks(yan);
   ASSERT_EQ(open.seeks_size(), 2) << open.DebugString();
   EXPECT_EQ(open.seeks(0).seek_id(), "cap-a/s1");
@@ -501,20 +500,29 @@ TEST(Cluster, APlayerAtTheCapIsNotPairedOrAcceptedOnAnyNode) {
       [](const v1::ServerMessage& m) { return m.has_event() && m.event().has_started(); }, 2500ms));
   EXPECT_EQ(list_seeks(xena).total(), 2u);
 
-  // The first match ends: Xena is below the cap, and the seeks pair.
+  // Withdrawn, Xena's seek cannot be made again: node 0 holds none of her
+  // matches, the pool counts them.
+  v1::ClientMessage cancel;
+  cancel.mutable_cancel_seek();
+  expect_ack(xena.request(cancel));
+  expect_error(xena.request(seek_message("tictactoe", 0, 0, true)), v1::ERROR_TOO_MANY_MATCHES,
+               "you already have 1 live games against people, the most allowed");
+  open = list_seeks(xena);
+  ASSERT_EQ(open.seeks_size(), 1) << open.DebugString();
+  EXPECT_EQ(open.seeks(0).seek_id(), "cap-b/s1");
+
+  // The first match ends: Xena is below the cap, and seeks and pairs.
   ASSERT_TRUE(xena.request(resign_message(first)).has_ack());
+  ASSERT_TRUE(eventually(
+      [&] { return !xena.request(seek_message("tictactoe", 0, 0, true)).has_error(); }, 5s));
   const auto another = [&](const v1::ServerMessage& m) {
     return m.has_event() && m.event().has_started() && m.event().match_id() != first;
   };
   auto x_next = xena.next_until(another, 10s);
   auto y_next = yan.next_until(another, 10s);
   ASSERT_TRUE(x_next && y_next);
-  const v1::MatchEvent& x_started = x_next->event();
-  const v1::MatchEvent& y_started = y_next->event();
-  ASSERT_FALSE(x_started.match_id().empty());
-  EXPECT_NE(x_started.match_id(), first);
-  EXPECT_EQ(y_started.match_id(), x_started.match_id());
-  EXPECT_EQ(x_started.started().state().first().id(), xena.player_id());  // she waited longer
+  EXPECT_EQ(y_next->event().match_id(), x_next->event().match_id());
+  EXPECT_EQ(x_next->event().started().state().first().id(), yan.player_id());  // he waited longer
   EXPECT_EQ(list_seeks(zoe).total(), 0u);
 }
 

@@ -812,6 +812,15 @@ TEST_F(DirectoryTest, APlayerAtTheCapIsPassedOverAndRefusedAndTheSeeksStay) {
   EXPECT_EQ(ok(dir_->accept_seek("s-none", "y", false, slot)).outcome, Outcome::unknown);
   EXPECT_EQ(ok(dir_->seeks()), (std::vector<SharedSeek>{x, y}));
   EXPECT_EQ(ok(dir_->playing("y")), 0);  // nothing was held
+  // A new seek is refused at the cap, and taken below it.
+  using Added = Directory::SeekAdded;
+  EXPECT_EQ(ok(dir_->add_seek(seek("z", 1500.0, kT0 + 2, "U"), 1)), Added::at_cap);
+  EXPECT_EQ(ok(dir_->add_seek(seek("x", 1500.0, kT0 + 2, "U"), 1)), Added::already_seeking);
+  const auto v = seek("v", 1500.0, kT0 + 2, "U");
+  EXPECT_EQ(ok(dir_->add_seek(v, 1)), Added::added);
+  EXPECT_EQ(ok(dir_->add_seek(v, 1)), Added::already_seeking);
+  EXPECT_EQ(ok(dir_->seeks()), (std::vector<SharedSeek>{x, y, v}));
+  EXPECT_TRUE(ok(dir_->remove_seek("v")));
 
   // m1 ends: x is free, and the same seeks pair, m2 held for both.
   ok(dir_->forget_match("m1"));

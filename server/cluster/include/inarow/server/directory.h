@@ -204,6 +204,10 @@ class Directory {
   // False if the player already seeks. A seek id already in the pool (for
   // another player) is an error: ids are the caller's to make unique.
   inarow::expected<bool, std::string> add_seek(const SharedSeek& seek);
+  // add_seek() for a player below `cap` live matches against people
+  // (playing()); at it, nothing is added.
+  enum class SeekAdded { added, already_seeking, at_cap };
+  inarow::expected<SeekAdded, std::string> add_seek(const SharedSeek& seek, int cap);
   // The player's seek removed; false if they had none.
   inarow::expected<bool, std::string> remove_seek(const std::string& player_id);
   // The seek with this id, taken out of the pool (accepted from a list).

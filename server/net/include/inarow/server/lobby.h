@@ -39,8 +39,10 @@ class Lobby {
   void owned_by(std::weak_ptr<const void> owner) { owner_ = std::move(owner); }
 
   // Seek a game (rated unless the seek says otherwise) against someone of
-  // about the same rating.
-  Expected<void> seek(const std::string& player, const inarow::v1::Seek& seek);
+  // about the same rating: `then` says whether the seek is open (at once
+  // on one node; on a cluster's, once the shared pool took it or not).
+  void seek(const std::string& player, const inarow::v1::Seek& seek,
+            std::function<void(Expected<void>)> then);
   bool cancel_seek(const std::string& player);
   // Play the player of an open seek at once: `then` gets the new match's
   // id (at once on one node; on a cluster's, once the shared pool said).

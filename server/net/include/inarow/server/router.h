@@ -65,9 +65,14 @@ class Elsewhere {
   // Private codes opened here (others join through this node) and closed.
   virtual void code_opened(const std::string& code) = 0;
   virtual void code_closed(const std::string& code) = 0;
-  // A seek into the shared pool (paired there, across nodes), whether the
-  // player has one there, and out of it (false: they had none).
-  virtual void seek(SharedSeek seek) = 0;
+  // A seek into the shared pool (paired there, across nodes), unless its
+  // player seeks already or is at the cap on live matches against people
+  // (counted across the nodes): what became of it, to `then` (on another
+  // thread); whether the player has one there; and out of it (false: they
+  // had none).
+  virtual void seek(
+      SharedSeek seek,
+      std::function<void(inarow::expected<Directory::SeekAdded, std::string>)> then) = 0;
   virtual bool seeking(const std::string& player_id) = 0;
   virtual bool cancel_seek(const std::string& player_id) = 0;
   // The first `limit` seeks of the shared pool and how many are open, to
