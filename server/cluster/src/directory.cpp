@@ -33,39 +33,6 @@ std::string unexpected_reply(std::string_view what) {
   return "unexpected Redis reply to " + std::string(what);
 }
 
-// ---- Nodes ----
-
-// KEYS: node key, nodes set. ARGV: node id, address, ttl.
-const Script kRegister(R"lua(
-redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
-redis.call('SADD', KEYS[2], ARGV[1])
-return 1
-)lua");
-
-// KEYS: nodes set. ARGV: prefix. Each live node's id and address; the
-// expired ones are dropped from the set as they are found.
-const Script kNodes(R"lua(
-local out = {}
-for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
-  local address = redis.call('GET', ARGV[1] .. 'node:' .. id)
-  if address then
-    out[#out + 1] = id
-    out[#out + 1] = address
-  else
-    redis.call('SREM', KEYS[1], id)
-  end
-end
-return out
-)lua");
-
-// KEYS: node key, nodes set. ARGV: node id.
-const Script kDeregister(R"lua(
-local live = redis.call('DEL', KEYS[1])
-redis.call('SREM', KEYS[2], ARGV[1])
-return live
-)lua");
-
-// ---- Leases ----
 // Each live match is in the sorted set P"live", scored by when its lease
 // runs out in ms by Redis's own clock (TIME: every node's scripts read the
 // one clock the lease's PEXPIRE runs on; Redis 7 replicates a script's
@@ -84,6 +51,112 @@ end
 Script live_script(const char* body) {
   return Script(std::string(kLiveLua) + body);
 }
+
+// A seek's hash holds these fields, returned in this order (8 strings).
+// `seq` orders seeks added at the same since_ms.
+//
+// A node's seeks are those of its players, connected there: when its entry
+// runs out (it died) or it leaves, they go with it. Whoever finds a node's
+// entry gone first (the nodes script, or any pool script's sweep) drops
+// the node from the set and its seeks from the pool, so a pool script
+// never sees a seek of a node that is gone.
+//
+// A player's live matches against people (P"playing:"PLAYER) are counted
+// against the live set: a match counts while it is live (claimed and not
+// forgotten, whichever node owns it or whether its owner died), or while
+// its hold runs out later (made, its lease not claimed yet). What counts
+// no more is dropped as it is found, so nothing needs to remove it when a
+// match ends or a node dies.
+const char* const kSeekLua = R"lua(
+local FIELDS = {'id', 'player', 'node', 'terms', 'rating', 'since', 'seq', 'listing'}
+local function read_seek(p, id)
+  return redis.call('HMGET', p .. 'seek:' .. id, unpack(FIELDS))
+end
+-- Removes a seek (its fields as read_seek gives them) from every index.
+local function drop_seek(p, s)
+  redis.call('ZREM', p .. 'pool:' .. s[4], s[1])
+  redis.call('ZREM', p .. 'pool', s[1])
+  redis.call('SREM', p .. 'node-seeks:' .. s[3], s[1])
+  redis.call('DEL', p .. 'seek:' .. s[1])
+  if redis.call('GET', p .. 'seeker:' .. s[2]) == s[1] then
+    redis.call('DEL', p .. 'seeker:' .. s[2])
+  end
+end
+local function drop_node_seeks(p, node)
+  local ids = redis.call('SMEMBERS', p .. 'node-seeks:' .. node)
+  for _, id in ipairs(ids) do
+    local s = read_seek(p, id)
+    if s[1] then drop_seek(p, s) end
+  end
+  redis.call('DEL', p .. 'node-seeks:' .. node)
+  return #ids
+end
+-- The nodes whose entry ran out leave the set, and their seeks the pool.
+local function sweep(p)
+  for _, id in ipairs(redis.call('SMEMBERS', p .. 'nodes')) do
+    if redis.call('EXISTS', p .. 'node:' .. id) == 0 then
+      redis.call('SREM', p .. 'nodes', id)
+      drop_node_seeks(p, id)
+    end
+  end
+end
+local function playing(p, player, now)
+  local key = p .. 'playing:' .. player
+  local n = 0
+  local held = redis.call('ZRANGE', key, 0, -1, 'WITHSCORES')
+  for i = 1, #held, 2 do
+    if redis.call('ZSCORE', p .. 'live', held[i]) or tonumber(held[i + 1]) > now then
+      n = n + 1
+    else
+      redis.call('ZREM', key, held[i])
+    end
+  end
+  return n
+end
+local function hold(p, player, match, until_ms)
+  redis.call('ZADD', p .. 'playing:' .. player, until_ms, match)
+end
+)lua";
+
+Script seek_script(const char* body) {
+  return Script(std::string(kLiveLua) + kSeekLua + body);
+}
+
+// ---- Nodes ----
+
+// KEYS: node key, nodes set. ARGV: node id, address, ttl.
+const Script kRegister(R"lua(
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+redis.call('SADD', KEYS[2], ARGV[1])
+return 1
+)lua");
+
+// KEYS: nodes set. ARGV: prefix. Each live node's id and address; the
+// expired ones are dropped from the set as they are found, with their seeks.
+const Script kNodes = seek_script(R"lua(
+local out = {}
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  local address = redis.call('GET', ARGV[1] .. 'node:' .. id)
+  if address then
+    out[#out + 1] = id
+    out[#out + 1] = address
+  else
+    redis.call('SREM', KEYS[1], id)
+    drop_node_seeks(ARGV[1], id)
+  end
+end
+return out
+)lua");
+
+// KEYS: node key, nodes set. ARGV: node id, prefix.
+const Script kDeregister = seek_script(R"lua(
+local live = redis.call('DEL', KEYS[1])
+redis.call('SREM', KEYS[2], ARGV[1])
+drop_node_seeks(ARGV[2], ARGV[1])
+return live
+)lua");
+
+// ---- Leases ----
 
 // KEYS: lease, generation, live. ARGV: node, ttl, match. {node,
 // generation, ours}.
@@ -185,42 +258,37 @@ end
 return 0
 )lua");
 
-// ---- Seeks ----
-// A seek's hash holds these fields, returned in this order (7 strings).
-// `seq` orders seeks added at the same since_ms.
-const char* const kSeekLua = R"lua(
-local FIELDS = {'id', 'player', 'node', 'terms', 'rating', 'since', 'seq'}
-local function read_seek(p, id)
-  return redis.call('HMGET', p .. 'seek:' .. id, unpack(FIELDS))
-end
--- Removes a seek (its fields as read_seek gives them) from every index.
-local function drop_seek(p, s)
-  redis.call('ZREM', p .. 'pool:' .. s[4], s[1])
-  redis.call('ZREM', p .. 'pool', s[1])
-  redis.call('DEL', p .. 'seek:' .. s[1])
-  if redis.call('GET', p .. 'seeker:' .. s[2]) == s[1] then
-    redis.call('DEL', p .. 'seeker:' .. s[2])
+// KEYS: locations. ARGV: node. How many named it.
+const Script kClearLocations(R"lua(
+local n = 0
+for _, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then
+    redis.call('DEL', key)
+    n = n + 1
   end
 end
-)lua";
+return n
+)lua");
 
-Script seek_script(const char* body) {
-  return Script(std::string(kSeekLua) + body);
-}
+// ---- Seeks ----
 
-// KEYS: seek hash, pool of the terms, seeker, pool, seq. ARGV: id, player,
-// node, terms, rating, since.
-const Script kAddSeek(R"lua(
+// KEYS: seek hash, pool of the terms, seeker, pool, seq, node's seeks.
+// ARGV: id, player, node, terms, rating, since, listing, and a cap and
+// the prefix, or nothing. 1 added, 0 seeking already, 2 at the cap.
+const Script kAddSeek = seek_script(R"lua(
 if redis.call('EXISTS', KEYS[3]) == 1 then return 0 end
+if ARGV[8] and playing(ARGV[9], ARGV[2], now_ms()) >= tonumber(ARGV[8]) then return 2 end
 if redis.call('EXISTS', KEYS[1]) == 1 then
   return redis.error_reply('ERR seek id ' .. ARGV[1] .. ' is in the pool already')
 end
 local seq = redis.call('INCR', KEYS[5])
 redis.call('HSET', KEYS[1], 'id', ARGV[1], 'player', ARGV[2], 'node', ARGV[3],
-           'terms', ARGV[4], 'rating', ARGV[5], 'since', ARGV[6], 'seq', seq)
+           'terms', ARGV[4], 'rating', ARGV[5], 'since', ARGV[6], 'seq', seq,
+           'listing', ARGV[7])
 redis.call('ZADD', KEYS[2], ARGV[5], ARGV[1])
 redis.call('SET', KEYS[3], ARGV[1])
 redis.call('ZADD', KEYS[4], seq, ARGV[1])
+redis.call('SADD', KEYS[6], ARGV[1])
 return 1
 )lua");
 
@@ -245,20 +313,82 @@ drop_seek(ARGV[1], s)
 return s
 )lua");
 
-// KEYS: a pool (of some terms, or all). ARGV: prefix. 7 strings a seek.
+// KEYS: a pool (of some terms, or all). ARGV: prefix. 8 strings a seek.
 const Script kSeeks = seek_script(R"lua(
+sweep(ARGV[1])
 local out = {}
 for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
   local s = read_seek(ARGV[1], id)
   if s[1] then
-    for i = 1, 7 do out[#out + 1] = s[i] end
+    for i = 1, 8 do out[#out + 1] = s[i] end
   end
 end
 return out
 )lua");
 
-// ARGV: prefix, seek id, now_ms, initial, widening, max. Both seeks' 7
-// strings, the longer-waiting first, or nil.
+// ARGV: prefix, limit. The number open, then 8 strings a seek.
+const Script kSeekPage = seek_script(R"lua(
+local p = ARGV[1]
+sweep(p)
+local out = {redis.call('ZCARD', p .. 'pool')}
+for _, id in ipairs(redis.call('ZRANGE', p .. 'pool', 0, tonumber(ARGV[2]) - 1)) do
+  local s = read_seek(p, id)
+  if s[1] then
+    for i = 1, 8 do out[#out + 1] = s[i] end
+  end
+end
+return out
+)lua");
+
+// ARGV: prefix, node. How many seeks went.
+const Script kDropSeeksOf = seek_script(R"lua(
+return drop_node_seeks(ARGV[1], ARGV[2])
+)lua");
+
+// ARGV: prefix, seek id, asker, asker busy (0 or 1), match, cap, ttl.
+// {outcome} or {'taken', the seek's 8 strings}.
+const Script kAcceptSeek = seek_script(R"lua(
+local p = ARGV[1]
+sweep(p)
+local s = read_seek(p, ARGV[2])
+if not s[1] then return {'unknown'} end
+if s[2] == ARGV[3] then return {'own'} end
+local now, cap = now_ms(), tonumber(ARGV[6])
+if ARGV[4] == '1' or playing(p, ARGV[3], now) >= cap then return {'asker_busy'} end
+if playing(p, s[2], now) >= cap then return {'seeker_busy'} end
+drop_seek(p, s)
+local mine = redis.call('GET', p .. 'seeker:' .. ARGV[3])
+if mine then
+  local m = read_seek(p, mine)
+  if m[1] then drop_seek(p, m) else redis.call('DEL', p .. 'seeker:' .. ARGV[3]) end
+end
+local until_ms = expiry(ARGV[7])
+hold(p, ARGV[3], ARGV[5], until_ms)
+hold(p, s[2], ARGV[5], until_ms)
+local out = {'taken'}
+for i = 1, 8 do out[1 + i] = s[i] end
+return out
+)lua");
+
+// ARGV: prefix, match, then the players. The hold becomes a count for as
+// long as the match is live.
+const Script kCountMatch = seek_script(R"lua(
+local now = now_ms()
+for i = 3, #ARGV do
+  playing(ARGV[1], ARGV[i], now)
+  hold(ARGV[1], ARGV[i], ARGV[2], 0)
+end
+return 1
+)lua");
+
+// ARGV: prefix, player.
+const Script kPlaying = seek_script(R"lua(
+return playing(ARGV[1], ARGV[2], now_ms())
+)lua");
+
+// ARGV: prefix, seek id, now_ms, initial, widening, max, and for a match
+// slot: its match, the cap, the hold's ttl. Both seeks' 8 strings, the
+// longer-waiting first, or nil.
 //
 // The window is the Matchmaker's (matchmaker.cpp) in the same doubles; a
 // candidate fits when the gap exceeds neither window. The rating range
@@ -271,11 +401,19 @@ return out
 // that waited longer than this one fits it, the longest-waiting such seek
 // gets this one (the longest wait is served first); if none did, this seek
 // takes the closest rating among the younger ones that fit (ties to the
-// longer waiting).
+// longer waiting). With a slot, a seek whose player is at the cap is
+// passed over, as the Matchmaker passes over one its can_play refuses.
 const Script kPair = seek_script(R"lua(
 local p = ARGV[1]
+sweep(p)
 local me = read_seek(p, ARGV[2])
 if not me[1] then return false end
+local slot = ARGV[7] ~= nil
+local clock_now, cap = now_ms(), slot and tonumber(ARGV[8]) or 0
+local function free(player)
+  return not slot or playing(p, player, clock_now) < cap
+end
+if not free(me[2]) then return false end
 local now = tonumber(ARGV[3])
 local initial, widening, max_window = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 local function window(since)
@@ -296,17 +434,18 @@ local oldest, oldest_since, oldest_seq        -- the longest waiting of those ol
 local best, best_gap, best_since, best_seq    -- the closest of the younger
 for _, id in ipairs(range) do
   if id ~= me[1] then
-    local c = redis.call('HMGET', p .. 'seek:' .. id, 'rating', 'since', 'seq')
+    local c = redis.call('HMGET', p .. 'seek:' .. id, 'rating', 'since', 'seq', 'player')
     if c[1] then
       local c_since, c_seq = tonumber(c[2]), tonumber(c[3])
       local gap = math.abs(rating - tonumber(c[1]))
       if not (gap > mine or gap > window(c_since)) then
         if earlier(c_since, c_seq, since, seq) then
-          if not oldest or earlier(c_since, c_seq, oldest_since, oldest_seq) then
+          if (not oldest or earlier(c_since, c_seq, oldest_since, oldest_seq)) and free(c[4]) then
             oldest, oldest_since, oldest_seq = id, c_since, c_seq
           end
-        elseif not best or gap < best_gap or
-            (gap == best_gap and earlier(c_since, c_seq, best_since, best_seq)) then
+        elseif (not best or gap < best_gap or
+                (gap == best_gap and earlier(c_since, c_seq, best_since, best_seq))) and
+            free(c[4]) then
           best, best_gap, best_since, best_seq = id, gap, c_since, c_seq
         end
       end
@@ -318,13 +457,18 @@ if not best then return false end
 local other = read_seek(p, best)
 drop_seek(p, me)
 drop_seek(p, other)
+if slot then
+  local until_ms = expiry(ARGV[9])
+  hold(p, me[2], ARGV[7], until_ms)
+  hold(p, other[2], ARGV[7], until_ms)
+end
 local first, second = me, other
 if best_since < since or (best_since == since and best_seq < seq) then
   first, second = other, me
 end
 local out = {}
-for i = 1, 7 do out[i] = first[i] end
-for i = 1, 7 do out[7 + i] = second[i] end
+for i = 1, 8 do out[i] = first[i] end
+for i = 1, 8 do out[8 + i] = second[i] end
 return out
 )lua");
 
@@ -333,11 +477,14 @@ bool parse_int(const std::string& s, std::int64_t& out) {
   return r.ec == std::errc() && r.ptr == s.data() + s.size();
 }
 
-// A seek from 7 strings of `a` from `at` (and its seq, for ordering).
+// A seek's strings in a reply.
+constexpr std::size_t kSeekFields = 8;
+
+// A seek from 8 strings of `a` from `at` (and its seq, for ordering).
 std::optional<std::pair<SharedSeek, std::int64_t>> decode_seek(const std::vector<RedisReply>& a,
                                                                std::size_t at) {
-  if (a.size() < at + 7) return std::nullopt;
-  for (std::size_t i = at; i < at + 7; ++i) {
+  if (a.size() < at + kSeekFields) return std::nullopt;
+  for (std::size_t i = at; i < at + kSeekFields; ++i) {
     if (!a[i].is_string()) return std::nullopt;
   }
   SharedSeek s;
@@ -345,6 +492,7 @@ std::optional<std::pair<SharedSeek, std::int64_t>> decode_seek(const std::vector
   s.player_id = a[at + 1].string;
   s.node_id = a[at + 2].string;
   s.terms = a[at + 3].string;
+  s.listing = a[at + 7].string;
   const std::string& rating = a[at + 4].string;
   const auto r = std::from_chars(rating.data(), rating.data() + rating.size(), s.rating);
   std::int64_t seq = 0;
@@ -434,8 +582,9 @@ inarow::expected<std::vector<NodeInfo>, std::string> Directory::nodes() {
 }
 
 inarow::expected<bool, std::string> Directory::deregister(const std::string& node_id) {
-  return as_bool(redis_.script(kDeregister, {key("node:", node_id), key("nodes", "")}, {node_id}),
-                 "the deregister script");
+  return as_bool(
+      redis_.script(kDeregister, {key("node:", node_id), key("nodes", "")}, {node_id, prefix_}),
+      "the deregister script");
 }
 
 // ---- Leases ----
@@ -565,6 +714,23 @@ inarow::expected<bool, std::string> Directory::clear_location(const std::string&
                  "the clear_location script");
 }
 
+inarow::expected<std::size_t, std::string> Directory::clear_locations(
+    const std::vector<std::string>& player_ids, const std::string& node_id) {
+  std::size_t cleared = 0;
+  // A few thousand keys a script: one call blocks Redis only so long.
+  constexpr std::size_t kBatch = 2000;
+  for (std::size_t at = 0; at < player_ids.size(); at += kBatch) {
+    std::vector<std::string> keys;
+    for (std::size_t i = at; i < std::min(player_ids.size(), at + kBatch); ++i)
+      keys.push_back(key("location:", player_ids[i]));
+    auto r = redis_.script(kClearLocations, keys, {node_id});
+    if (!r) return inarow::unexpected(std::move(r).error());
+    if (!r->is_integer()) return inarow::unexpected(unexpected_reply("the clear_locations script"));
+    cleared += static_cast<std::size_t>(r->integer);
+  }
+  return cleared;
+}
+
 // ---- Private codes ----
 
 inarow::expected<bool, std::string> Directory::put_private(const std::string& code,
@@ -599,13 +765,33 @@ inarow::expected<bool, std::string> Directory::add_seek(const SharedSeek& seek) 
   if (!std::isfinite(seek.rating)) {
     return inarow::unexpected(std::string("a seek's rating must be a finite number"));
   }
-  return as_bool(
-      redis_.script(kAddSeek,
-                    {key("seek:", seek.seek_id), key("pool:", seek.terms),
-                     key("seeker:", seek.player_id), key("pool", ""), key("seek-seq", "")},
-                    {seek.seek_id, seek.player_id, seek.node_id, seek.terms, number(seek.rating),
-                     std::to_string(seek.since_ms)}),
-      "the add_seek script");
+  return as_bool(redis_.script(kAddSeek,
+                               {key("seek:", seek.seek_id), key("pool:", seek.terms),
+                                key("seeker:", seek.player_id), key("pool", ""),
+                                key("seek-seq", ""), key("node-seeks:", seek.node_id)},
+                               {seek.seek_id, seek.player_id, seek.node_id, seek.terms,
+                                number(seek.rating), std::to_string(seek.since_ms), seek.listing}),
+                 "the add_seek script");
+}
+
+inarow::expected<Directory::SeekAdded, std::string> Directory::add_seek(const SharedSeek& seek,
+                                                                        int cap) {
+  if (!std::isfinite(seek.rating)) {
+    return inarow::unexpected(std::string("a seek's rating must be a finite number"));
+  }
+  auto r = redis_.script(
+      kAddSeek,
+      {key("seek:", seek.seek_id), key("pool:", seek.terms), key("seeker:", seek.player_id),
+       key("pool", ""), key("seek-seq", ""), key("node-seeks:", seek.node_id)},
+      {seek.seek_id, seek.player_id, seek.node_id, seek.terms, number(seek.rating),
+       std::to_string(seek.since_ms), seek.listing, std::to_string(cap), prefix_});
+  if (!r) return inarow::unexpected(std::move(r).error());
+  if (!r->is_integer() || r->integer < 0 || r->integer > 2) {
+    return inarow::unexpected(unexpected_reply("the add_seek script"));
+  }
+  return r->integer == 1   ? SeekAdded::added
+         : r->integer == 0 ? SeekAdded::already_seeking
+                           : SeekAdded::at_cap;
 }
 
 inarow::expected<bool, std::string> Directory::remove_seek(const std::string& player_id) {
@@ -627,11 +813,11 @@ inarow::expected<std::vector<SharedSeek>, std::string> Directory::seeks(
     const std::optional<std::string>& terms) {
   auto r = redis_.script(kSeeks, {terms ? key("pool:", *terms) : key("pool", "")}, {prefix_});
   if (!r) return inarow::unexpected(std::move(r).error());
-  if (!r->is_array() || r->array.size() % 7 != 0) {
+  if (!r->is_array() || r->array.size() % kSeekFields != 0) {
     return inarow::unexpected(unexpected_reply("the seeks script"));
   }
   std::vector<std::pair<SharedSeek, std::int64_t>> all;
-  for (std::size_t at = 0; at < r->array.size(); at += 7) {
+  for (std::size_t at = 0; at < r->array.size(); at += kSeekFields) {
     auto seek = decode_seek(r->array, at);
     if (!seek) return inarow::unexpected(unexpected_reply("the seeks script"));
     all.push_back(std::move(*seek));
@@ -646,17 +832,100 @@ inarow::expected<std::vector<SharedSeek>, std::string> Directory::seeks(
   return out;
 }
 
+inarow::expected<SeekPage, std::string> Directory::seek_page(std::size_t limit) {
+  if (limit == 0) return inarow::unexpected(std::string("a page holds at least one seek"));
+  auto r = redis_.script(kSeekPage, {}, {prefix_, std::to_string(limit)});
+  if (!r) return inarow::unexpected(std::move(r).error());
+  if (!r->is_array() || r->array.empty() || !r->array[0].is_integer() ||
+      (r->array.size() - 1) % kSeekFields != 0) {
+    return inarow::unexpected(unexpected_reply("the seek_page script"));
+  }
+  SeekPage page;
+  page.total = static_cast<std::size_t>(r->array[0].integer);
+  for (std::size_t at = 1; at < r->array.size(); at += kSeekFields) {
+    auto seek = decode_seek(r->array, at);
+    if (!seek) return inarow::unexpected(unexpected_reply("the seek_page script"));
+    page.seeks.push_back(std::move(seek->first));
+  }
+  return page;
+}
+
+inarow::expected<std::size_t, std::string> Directory::drop_seeks_of(const std::string& node_id) {
+  auto r = redis_.script(kDropSeeksOf, {}, {prefix_, node_id});
+  if (!r) return inarow::unexpected(std::move(r).error());
+  if (!r->is_integer()) return inarow::unexpected(unexpected_reply("the drop_seeks_of script"));
+  return static_cast<std::size_t>(r->integer);
+}
+
+inarow::expected<Accepted, std::string> Directory::accept_seek(const std::string& seek_id,
+                                                               const std::string& asker,
+                                                               bool asker_busy,
+                                                               const MatchSlot& slot) {
+  if (auto ok = check_ttl(slot.ttl); !ok) return inarow::unexpected(ok.error());
+  auto r = redis_.script(kAcceptSeek, {},
+                         {prefix_, seek_id, asker, asker_busy ? "1" : "0", slot.match_id,
+                          std::to_string(slot.cap), millis(slot.ttl)});
+  if (!r) return inarow::unexpected(std::move(r).error());
+  if (!r->is_array() || r->array.empty() || !r->array[0].is_string()) {
+    return inarow::unexpected(unexpected_reply("the accept_seek script"));
+  }
+  using Outcome = Accepted::Outcome;
+  const std::string& outcome = r->array[0].string;
+  Accepted accepted;
+  if (outcome == "taken") {
+    auto seek = decode_seek(r->array, 1);
+    if (!seek) return inarow::unexpected(unexpected_reply("the accept_seek script"));
+    accepted.outcome = Outcome::taken;
+    accepted.seek = std::move(seek->first);
+  } else if (outcome == "unknown") {
+    accepted.outcome = Outcome::unknown;
+  } else if (outcome == "own") {
+    accepted.outcome = Outcome::own;
+  } else if (outcome == "asker_busy") {
+    accepted.outcome = Outcome::asker_busy;
+  } else if (outcome == "seeker_busy") {
+    accepted.outcome = Outcome::seeker_busy;
+  } else {
+    return inarow::unexpected(unexpected_reply("the accept_seek script"));
+  }
+  return accepted;
+}
+
+inarow::expected<void, std::string> Directory::count_match(
+    const std::string& match_id, const std::vector<std::string>& players) {
+  if (players.empty()) return {};
+  std::vector<std::string> args{prefix_, match_id};
+  args.insert(args.end(), players.begin(), players.end());
+  return as_void(redis_.script(kCountMatch, {}, args));
+}
+
+inarow::expected<int, std::string> Directory::playing(const std::string& player_id) {
+  auto r = redis_.script(kPlaying, {}, {prefix_, player_id});
+  if (!r) return inarow::unexpected(std::move(r).error());
+  if (!r->is_integer()) return inarow::unexpected(unexpected_reply("the playing script"));
+  return static_cast<int>(r->integer);
+}
+
 inarow::expected<std::optional<std::pair<SharedSeek, SharedSeek>>, std::string> Directory::pair(
-    const std::string& seek_id, const MatchmakerPolicy& policy, std::int64_t now_ms) {
-  auto r = redis_.script(kPair, {},
-                         {prefix_, seek_id, std::to_string(now_ms), number(policy.initial_window),
-                          number(policy.widening_per_second), number(policy.max_window)});
+    const std::string& seek_id, const MatchmakerPolicy& policy, std::int64_t now_ms,
+    const std::optional<MatchSlot>& slot) {
+  std::vector<std::string> args{prefix_,
+                                seek_id,
+                                std::to_string(now_ms),
+                                number(policy.initial_window),
+                                number(policy.widening_per_second),
+                                number(policy.max_window)};
+  if (slot) {
+    if (auto ok = check_ttl(slot->ttl); !ok) return inarow::unexpected(ok.error());
+    args.insert(args.end(), {slot->match_id, std::to_string(slot->cap), millis(slot->ttl)});
+  }
+  auto r = redis_.script(kPair, {}, args);
   if (!r) return inarow::unexpected(std::move(r).error());
   using Pair = std::pair<SharedSeek, SharedSeek>;
   if (r->is_nil()) return std::optional<Pair>();
   auto first = r->is_array() ? decode_seek(r->array, 0) : std::nullopt;
-  auto second = r->is_array() ? decode_seek(r->array, 7) : std::nullopt;
-  if (!first || !second || r->array.size() != 14) {
+  auto second = r->is_array() ? decode_seek(r->array, kSeekFields) : std::nullopt;
+  if (!first || !second || r->array.size() != 2 * kSeekFields) {
     return inarow::unexpected(unexpected_reply("the pair script"));
   }
   return std::optional<Pair>(Pair{std::move(first->first), std::move(second->first)});

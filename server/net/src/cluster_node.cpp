@@ -6,6 +6,7 @@
 #include <atomic>
 #include <set>
 
+#include "ids.h"
 #include "inarow/common/json.h"
 #include "inarow/server/match_commands.h"
 #include "inarow/server/wire.h"
@@ -99,6 +100,10 @@ inarow::expected<void, std::string> ClusterNode::start() {
   handlers.latency = [&m = metrics_](double seconds) { m.redis_command.observe(seconds); };
   auto bus = NodeBus::open(config_.redis, presence_.redis_options(), node_id_, std::move(handlers));
   if (!bus) return inarow::unexpected(bus.error());
+  // Seeks left by an earlier process under this id (it died and this one
+  // took its id within its TTL): their players were connected to it.
+  if (auto dropped = presence_.directory().drop_seeks_of(node_id_); dropped && *dropped > 0)
+    spdlog::info("cluster: dropped {} seeks an earlier node {} left", *dropped, node_id_);
   {
     std::lock_guard lock(bus_mutex_);
     bus_ = std::move(*bus);
@@ -313,23 +318,30 @@ void ClusterNode::pair_seeks(Directory& directory) {
       mine.push_back(seek);
   }
   for (const SharedSeek& seek : mine) {
-    auto pair = directory.pair(seek.seek_id, config_.matchmaker, unix_ms());
+    // The pool holds the new match for both players, so that no other
+    // pair or accept takes either of them past the cap meanwhile.
+    const MatchSlot slot{new_match_id(), config_.max_human_matches_per_player, lease_ttl_};
+    auto pair = directory.pair(seek.seek_id, config_.matchmaker, unix_ms(), slot);
     if (!pair || !*pair) continue;
     auto& [first, second] = **pair;
-    for (const SharedSeek* s : {&first, &second}) {
-      if (s->node_id == node_id_) {
-        std::lock_guard lock(mutex_);
-        if (auto it = seeks_.find(s->player_id); it != seeks_.end() && it->second == *s)
-          seeks_.erase(it);
-      } else {
-        nv1::NodeMessage taken;
-        taken.mutable_seek_taken()->set_seek_id(s->seek_id);
-        taken.mutable_seek_taken()->set_player_id(s->player_id);
-        post(s->node_id, taken);
-      }
-    }
-    router_.paired(std::move(first), std::move(second));
+    seek_gone(first);
+    seek_gone(second);
+    router_.paired(std::move(first), std::move(second), slot.match_id);
   }
+}
+
+void ClusterNode::seek_gone(const SharedSeek& seek) {
+  if (seek.node_id != node_id_) {
+    nv1::NodeMessage taken;
+    taken.mutable_seek_taken()->set_seek_id(seek.seek_id);
+    taken.mutable_seek_taken()->set_player_id(seek.player_id);
+    post(seek.node_id, taken);
+    return;
+  }
+  std::lock_guard lock(mutex_);
+  if (auto it = seeks_.find(seek.player_id);
+      it != seeks_.end() && it->second.seek_id == seek.seek_id)
+    seeks_.erase(it);
 }
 
 // ---------------------------------------------------------------- client side
@@ -596,19 +608,23 @@ void ClusterNode::code_closed(const std::string& code) {
   });
 }
 
-void ClusterNode::seek(SharedSeek seek) {
+void ClusterNode::seek(
+    SharedSeek seek,
+    std::function<void(inarow::expected<Directory::SeekAdded, std::string>)> then) {
   {
     std::lock_guard lock(mutex_);
     seeks_[seek.player_id] = seek;
   }
-  presence_.enqueue([this, seek = std::move(seek)](Directory& directory) {
-    if (auto added = directory.add_seek(seek); !added || !*added) {
+  presence_.enqueue([this, seek = std::move(seek), then = std::move(then)](Directory& directory) {
+    auto added = directory.add_seek(seek, config_.max_human_matches_per_player);
+    const bool in = added && *added == Directory::SeekAdded::added;
+    if (!in) {
       std::lock_guard lock(mutex_);
       if (auto it = seeks_.find(seek.player_id); it != seeks_.end() && it->second == seek)
         seeks_.erase(it);
-      return;
     }
-    pair_seeks(directory);
+    then(std::move(added));
+    if (in) pair_seeks(directory);
   });
 }
 
@@ -624,6 +640,37 @@ bool ClusterNode::cancel_seek(const std::string& player_id) {
   }
   presence_.enqueue([player_id](Directory& directory) { (void)directory.remove_seek(player_id); });
   return true;
+}
+
+void ClusterNode::list_seeks(std::size_t limit,
+                             std::function<void(inarow::expected<SeekPage, std::string>)> then) {
+  presence_.enqueue(
+      [limit, then = std::move(then)](Directory& directory) { then(directory.seek_page(limit)); });
+}
+
+void ClusterNode::accept_seek(std::string seek_id, std::string player, bool busy,
+                              std::string match_id,
+                              std::function<void(inarow::expected<Accepted, std::string>)> then) {
+  presence_.enqueue([this, seek_id = std::move(seek_id), player = std::move(player), busy,
+                     match_id = std::move(match_id), then = std::move(then)](Directory& directory) {
+    const MatchSlot slot{match_id, config_.max_human_matches_per_player, lease_ttl_};
+    auto accepted = directory.accept_seek(seek_id, player, busy, slot);
+    if (accepted && accepted->outcome == Accepted::Outcome::taken) {
+      seek_gone(accepted->seek);
+      // The asker's own seek went from the pool with it.
+      std::lock_guard lock(mutex_);
+      seeks_.erase(player);
+    }
+    then(std::move(accepted));
+  });
+}
+
+void ClusterNode::count_match(const std::string& match_id, std::vector<std::string> players) {
+  // After match_made()'s claim: from now on the live lease keeps it counted.
+  presence_.enqueue([match_id, players = std::move(players)](Directory& directory) {
+    if (auto counted = directory.count_match(match_id, players); !counted)
+      spdlog::warn("cluster: match {} not counted for its players: {}", match_id, counted.error());
+  });
 }
 
 // ---------------------------------------------------------------- owner side

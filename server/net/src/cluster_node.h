@@ -106,9 +106,15 @@ class ClusterNode : public Elsewhere, public std::enable_shared_from_this<Cluste
   void seated_away(const std::string& match_id, const std::string& player_id) override;
   void code_opened(const std::string& code) override;
   void code_closed(const std::string& code) override;
-  void seek(SharedSeek seek) override;
+  void seek(SharedSeek seek,
+            std::function<void(inarow::expected<Directory::SeekAdded, std::string>)> then) override;
   bool seeking(const std::string& player_id) override;
   bool cancel_seek(const std::string& player_id) override;
+  void list_seeks(std::size_t limit,
+                  std::function<void(inarow::expected<SeekPage, std::string>)> then) override;
+  void accept_seek(std::string seek_id, std::string player, bool busy, std::string match_id,
+                   std::function<void(inarow::expected<Accepted, std::string>)> then) override;
+  void count_match(const std::string& match_id, std::vector<std::string> players) override;
 
   // A relayed connection's output, to the client's node (any thread).
   void relay(const std::string& node, std::uint64_t link, std::vector<OutgoingPtr> messages);
@@ -158,6 +164,9 @@ class ClusterNode : public Elsewhere, public std::enable_shared_from_this<Cluste
   void deliver_here(const Outbound& out);
   void renew_leases(Directory& directory);
   void pair_seeks(Directory& directory);
+  // A seek of this node's (by player) went from the pool; `seek` names it,
+  // and its node is told if it is another's.
+  void seek_gone(const SharedSeek& seek);
   // Take-overs: a live match nobody owns is claimed here, told to the
   // store, read back and run (Router::take_over).
   void take_over(Directory& directory, const std::string& match_id);

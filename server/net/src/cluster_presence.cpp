@@ -46,6 +46,17 @@ void ClusterPresence::stop() {
   }
   wake_.notify_all();
   if (thread_.joinable()) thread_.join();
+  // The people told here (those who left meanwhile too: the jobs that
+  // would have cleared them are dropped) are nowhere now, unless another
+  // node has them since.
+  if (!located_.empty()) {
+    std::vector<std::string> players(located_.begin(), located_.end());
+    if (auto cleared = directory_.clear_locations(players, node_id_); !cleared) {
+      spdlog::warn("cluster: could not clear the locations of node {}: {}", node_id_,
+                   cleared.error());
+    }
+    located_.clear();
+  }
   // Gone at once for the other nodes, not after the TTL.
   if (auto gone = directory_.deregister(node_id_); !gone) {
     spdlog::warn("cluster: could not deregister node {}: {}", node_id_, gone.error());
@@ -69,9 +80,12 @@ void ClusterPresence::located(const std::string& player_id, bool online) {
   enqueue([player_id, online, this](Directory& d) {
     std::string error;
     if (online) {
+      located_.insert(player_id);
       if (auto set = d.set_location(player_id, node_id_, kLocationTtl); !set) error = set.error();
     } else if (auto cleared = d.clear_location(player_id, node_id_); !cleared) {
       error = cleared.error();
+    } else {
+      located_.erase(player_id);
     }
     if (!error.empty()) spdlog::debug("cluster: location of {} not told: {}", player_id, error);
   });
@@ -80,6 +94,7 @@ void ClusterPresence::located(const std::string& player_id, bool online) {
 void ClusterPresence::located(std::vector<std::string> players) {
   enqueue([players = std::move(players), this](Directory& d) {
     for (const auto& p : players) {
+      located_.insert(p);
       if (auto done = d.set_location(p, node_id_, kLocationTtl); !done) {
         spdlog::debug("cluster: location of {} not told: {}", p, done.error());
         return;  // Redis is gone: the heartbeat finds it so, and tells them all again

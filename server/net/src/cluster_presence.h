@@ -10,7 +10,7 @@
 // A location outlives a node that dies without leaving (it names a node
 // that is gone): whoever reads one checks that its node is alive. It
 // lapses after kLocationTtl, so the node tells its people's locations
-// again every third of that.
+// again every third of that. A node that stops clears those it set.
 //
 // A thread, not a timer on the io_context: a Redis call blocks (up to the
 // command timeout when Redis is gone), and no I/O thread may wait on it.
@@ -23,6 +23,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -94,6 +95,9 @@ class ClusterPresence {
   std::deque<std::function<void(Directory&)>> jobs_;  // guarded by mutex_
   Everyone everyone_;
   std::vector<Periodic> periodic_;  // set before start(), then the thread's
+  // The people whose location names this node, as it told the directory:
+  // the thread's, then stop()'s.
+  std::set<std::string> located_;
   std::thread thread_;
 };
 

@@ -11,6 +11,14 @@
 
 namespace inarow::server {
 
+namespace {
+
+// How often a cluster's node reads the shared pool again while anyone
+// follows the open seeks (other nodes' seeks come and go unannounced).
+constexpr Millis kPollPoolEvery{1000};
+
+}  // namespace
+
 namespace asio = boost::asio;
 namespace v1 = ::inarow::v1;
 using ErrorCode = boost::system::error_code;
@@ -24,6 +32,7 @@ Lobby::Lobby(Strand strand, std::shared_ptr<MatchServices> services, Identity& i
       matchmaker_(services_->config.matchmaker),
       tick_(strand),
       feed_timer_(strand),
+      poll_timer_(strand),
       rng_(services_->config.bot_seed ? services_->config.bot_seed : std::random_device{}()) {}
 
 int Lobby::live_matches(const std::string& player, std::initializer_list<v1::MatchKind> kinds) {
@@ -54,18 +63,22 @@ bool Lobby::below_limit(const std::string& player, v1::MatchKind kind) {
 
 Expected<void> Lobby::check_limit(const std::string& player, v1::MatchKind kind, const char* who) {
   if (below_limit(player, kind)) return {};
-  const bool bots = kind == v1::MATCH_KIND_BOT;
-  const int limit = limit_of(kind);
-  return fail_with(ProtocolError::too_many_matches,
-                   fmt::format("{} already {} {} live games against {}, the most allowed", who,
-                               std::string_view(who) == "you" ? "have" : "has", limit,
-                               bots ? "bots" : "people"));
+  return inarow::unexpected(limit_failure(kind, who));
 }
 
-Expected<void> Lobby::seek(const std::string& player, const v1::Seek& seek) {
+Failure Lobby::limit_failure(v1::MatchKind kind, const char* who) const {
+  const bool bots = kind == v1::MATCH_KIND_BOT;
+  return {ProtocolError::too_many_matches,
+          fmt::format("{} already {} {} live games against {}, the most allowed", who,
+                      std::string_view(who) == "you" ? "have" : "has", limit_of(kind),
+                      bots ? "bots" : "people")};
+}
+
+void Lobby::seek(const std::string& player, const v1::Seek& seek,
+                 std::function<void(Expected<void>)> then) {
   auto terms = check_game(seek.variant(), seek.time_control());
-  if (!terms) return inarow::unexpected(terms.error());
-  if (auto ok = check_limit(player, v1::MATCH_KIND_SEEK, "you"); !ok) return ok;
+  if (!terms) return then(inarow::unexpected(terms.error()));
+  if (auto ok = check_limit(player, v1::MATCH_KIND_SEEK, "you"); !ok) return then(ok);
   // Rated unless it says otherwise: clients from before the field seek rated games.
   const bool rated = seek.has_rated() ? seek.rated() : true;
   const double rating = services_->ratings.get(player, terms->variant.name).rating;
@@ -73,7 +86,7 @@ Expected<void> Lobby::seek(const std::string& player, const v1::Seek& seek) {
     // One pool for the whole cluster: paired there, made by whichever
     // node's seek completes a pair.
     if (elsewhere_->seeking(player)) {
-      return fail_with(ProtocolError::already_seeking, "already seeking a game");
+      return then(fail_with(ProtocolError::already_seeking, "already seeking a game"));
     }
     SharedSeek shared;
     shared.seek_id = fmt::format("{}/s{}", elsewhere_->node_id(), ++seek_count_);
@@ -82,22 +95,51 @@ Expected<void> Lobby::seek(const std::string& player, const v1::Seek& seek) {
     shared.terms = seek_terms(terms->variant, terms->clock, rated);
     shared.rating = rating;
     shared.since_ms = unix_ms();
-    elsewhere_->seek(std::move(shared));
-    return {};
+    shared.listing =
+        open_seek(player, terms->variant, terms->clock, rated, shared.seek_id).SerializeAsString();
+    // The pool counts the player's matches on every node: one at the cap
+    // through matches this node does not hold is refused there.
+    elsewhere_->seek(
+        std::move(shared), [this, weak = owner_, then = std::move(then)](
+                               inarow::expected<Directory::SeekAdded, std::string> added) {
+          auto owner = weak.lock();
+          if (!owner) return;
+          asio::post(strand_, [this, owner, added = std::move(added), then = std::move(then)] {
+            if (!added) {
+              spdlog::warn("cluster: a seek could not be added: {}", added.error());
+              return then(
+                  fail_with(ProtocolError::internal, "the lobby is not available; try again"));
+            }
+            switch (*added) {
+              case Directory::SeekAdded::added:
+                feed_changed();
+                return then({});
+              case Directory::SeekAdded::already_seeking:
+                return then(fail_with(ProtocolError::already_seeking, "already seeking a game"));
+              case Directory::SeekAdded::at_cap:
+                return then(inarow::unexpected(limit_failure(v1::MATCH_KIND_SEEK, "you")));
+            }
+          });
+        });
+    return;
   }
   Seeker s(player, std::move(terms->variant), terms->clock, rating, SteadyClock::now(), rated,
            fmt::format("s{}", seek_count_ + 1));
   if (!matchmaker_.add(std::move(s))) {
-    return fail_with(ProtocolError::already_seeking, "already seeking a game");
+    return then(fail_with(ProtocolError::already_seeking, "already seeking a game"));
   }
   ++seek_count_;
   feed_changed();
   arm_tick();
-  return {};
+  then({});
 }
 
 bool Lobby::cancel_seek(const std::string& player) {
-  if (elsewhere_) return elsewhere_->cancel_seek(player);
+  if (elsewhere_) {
+    if (!elsewhere_->cancel_seek(player)) return false;
+    feed_changed();
+    return true;
+  }
   if (!matchmaker_.remove(player)) return false;
   feed_changed();
   return true;
@@ -115,55 +157,160 @@ void Lobby::run_matchmaker() {
   }
 }
 
-Expected<std::string> Lobby::accept_seek(const std::string& player, const v1::AcceptSeek& req) {
+void Lobby::accept_seek(const std::string& player, const v1::AcceptSeek& req,
+                        std::function<void(Expected<std::string>)> then) {
+  if (elsewhere_) {
+    // Taken in the shared pool, where the cap is counted across the nodes;
+    // what this node alone knows of the asker's matches counts too.
+    const bool busy = !below_limit(player, v1::MATCH_KIND_SEEK);
+    std::string match_id = new_match_id();
+    // Answered on the directory's thread: back to the strand, if the
+    // lobby is still there.
+    elsewhere_->accept_seek(
+        req.seek_id(), player, busy, match_id,
+        [this, weak = owner_, player, seek_id = req.seek_id(), match_id,
+         then = std::move(then)](inarow::expected<Accepted, std::string> result) mutable {
+          auto owner = weak.lock();
+          if (!owner) return;
+          asio::post(strand_, [this, owner, player, seek_id, match_id, result = std::move(result),
+                               then = std::move(then)]() mutable {
+            accepted_shared(player, seek_id, match_id, std::move(result), std::move(then));
+          });
+        });
+    return;
+  }
   const Seeker* open = matchmaker_.find(req.seek_id());
   if (!open) {
-    return fail_with(ProtocolError::unknown_seek,
-                     "no open seek '" + json::echo(req.seek_id()) + "': it was taken or withdrawn");
+    return then(
+        fail_with(ProtocolError::unknown_seek,
+                  "no open seek '" + json::echo(req.seek_id()) + "': it was taken or withdrawn"));
   }
   if (open->player_id == player) {
-    return fail_with(ProtocolError::own_seek, "you cannot accept your own seek");
+    return then(fail_with(ProtocolError::own_seek, "you cannot accept your own seek"));
   }
   if (auto ok = check_limit(player, v1::MATCH_KIND_SEEK, "you"); !ok) {
-    return inarow::unexpected(ok.error());
+    return then(inarow::unexpected(ok.error()));
   }
   if (auto ok = check_limit(open->player_id, v1::MATCH_KIND_SEEK, "the seeker"); !ok) {
-    return inarow::unexpected(ok.error());
+    return then(inarow::unexpected(ok.error()));
   }
   Seeker seeker = *matchmaker_.take(req.seek_id());
   matchmaker_.remove(player);  // the asker has a game: their own seek goes
   // The seeker waited longer: they play first, as the matchmaker would have them.
   auto match = create_match(std::move(seeker.variant), v1::MATCH_KIND_SEEK, seeker.rated,
                             seeker.clock, {seeker.player_id, player}, {});
-  return match->id();
+  then(match->id());
 }
 
-v1::SeekList Lobby::seek_list() const {
+void Lobby::accepted_shared(const std::string& player, const std::string& seek_id,
+                            const std::string& match_id,
+                            inarow::expected<Accepted, std::string> result,
+                            std::function<void(Expected<std::string>)> then) {
+  if (!result) {
+    spdlog::warn("cluster: a seek could not be accepted: {}", result.error());
+    return then(fail_with(ProtocolError::internal, "the lobby is not available; try again"));
+  }
+  using Outcome = Accepted::Outcome;
+  switch (result->outcome) {
+    case Outcome::unknown:
+      return then(fail_with(ProtocolError::unknown_seek, "no open seek '" + json::echo(seek_id) +
+                                                             "': it was taken or withdrawn"));
+    case Outcome::own:
+      return then(fail_with(ProtocolError::own_seek, "you cannot accept your own seek"));
+    case Outcome::asker_busy:
+      return then(inarow::unexpected(limit_failure(v1::MATCH_KIND_SEEK, "you")));
+    case Outcome::seeker_busy:
+      return then(inarow::unexpected(limit_failure(v1::MATCH_KIND_SEEK, "the seeker")));
+    case Outcome::taken:
+      break;
+  }
+  feed_changed();
+  const SharedSeek seeker = std::move(result->seek);
+  v1::Seek seek;
+  if (!seek.ParseFromString(seeker.terms)) {
+    return then(fail_with(ProtocolError::internal, "the seek's terms do not parse"));
+  }
+  auto terms = check_game(seek.variant(), seek.time_control());
+  if (!terms) return then(inarow::unexpected(terms.error()));
+  const bool rated = seek.rated();
+  // The seeker may be another node's player: read before the match is made.
+  identity_.look_up(
+      Identity::Key::id, seeker.player_id, owner_.lock(),
+      [this, player, match_id, seeker_id = seeker.player_id, terms = std::move(*terms), rated,
+       then = std::move(then)](Player* found) mutable {
+        if (!found || shutting_down_ || !identity_.find(player)) {
+          return then(fail_with(ProtocolError::unknown_seek, "no open seek: its player is gone"));
+        }
+        // The seeker waited longer: they play first, as the matchmaker would have them.
+        create_match(std::move(terms.variant), v1::MATCH_KIND_SEEK, rated, terms.clock,
+                     {seeker_id, player}, {}, match_id);
+        then(match_id);
+      });
+}
+
+v1::OpenSeek Lobby::open_seek(const std::string& player, const Variant& variant, ClockSetting clock,
+                              bool rated, const std::string& seek_id) const {
+  v1::OpenSeek o;
+  o.set_seek_id(seek_id);
+  auto* p = o.mutable_player();
+  p->set_id(player);
+  if (const Player* who = identity_.find(player)) p->set_name(who->name);
+  *p->mutable_rating() = to_proto(services_->ratings.get(player, variant.name));
+  o.set_variant(variant.name);
+  o.mutable_time_control()->set_initial_ms(clock.initial.count());
+  o.mutable_time_control()->set_increment_ms(clock.increment.count());
+  o.set_rated(rated);
+  return o;
+}
+
+v1::SeekList Lobby::local_seek_list() const {
   v1::SeekList list;
   const auto& open = matchmaker_.seekers();
   const std::size_t cap = static_cast<std::size_t>(std::max(1, services_->config.list_page_size));
   list.set_total(static_cast<std::uint32_t>(open.size()));
   for (const Seeker& s : open) {
     if (static_cast<std::size_t>(list.seeks_size()) == cap) break;
-    auto* o = list.add_seeks();
-    o->set_seek_id(s.seek_id);
-    auto* p = o->mutable_player();
-    p->set_id(s.player_id);
-    if (const Player* who = identity_.find(s.player_id)) p->set_name(who->name);
-    *p->mutable_rating() = to_proto(services_->ratings.get(s.player_id, s.variant.name));
-    o->set_variant(s.variant.name);
-    o->mutable_time_control()->set_initial_ms(s.clock.initial.count());
-    o->mutable_time_control()->set_increment_ms(s.clock.increment.count());
-    o->set_rated(s.rated);
+    *list.add_seeks() = open_seek(s.player_id, s.variant, s.clock, s.rated, s.seek_id);
   }
   list.set_players_online(static_cast<std::uint32_t>(identity_.online()));
   list.set_games_in_play(matches_.in_play());
   return list;
 }
 
+v1::SeekList Lobby::shared_seek_list(const SeekPage& page) const {
+  // Each entry as the seeker's node made it when they sought (so their
+  // rating as it was then: it changes only when a game of theirs ends).
+  v1::SeekList list;
+  list.set_total(static_cast<std::uint32_t>(page.total));
+  for (const SharedSeek& s : page.seeks) {
+    if (!list.add_seeks()->ParseFromString(s.listing)) list.mutable_seeks()->RemoveLast();
+  }
+  list.set_players_online(static_cast<std::uint32_t>(identity_.online()));
+  list.set_games_in_play(matches_.in_play());
+  return list;
+}
+
+void Lobby::seek_list(std::function<void(Expected<v1::SeekList>)> then) {
+  if (!elsewhere_) return then(local_seek_list());
+  const std::size_t cap = static_cast<std::size_t>(std::max(1, services_->config.list_page_size));
+  elsewhere_->list_seeks(cap, [this, weak = owner_, then = std::move(then)](
+                                  inarow::expected<SeekPage, std::string> page) mutable {
+    auto owner = weak.lock();
+    if (!owner) return;
+    asio::post(strand_, [this, owner, page = std::move(page), then = std::move(then)] {
+      if (!page) {
+        spdlog::warn("cluster: the open seeks could not be read: {}", page.error());
+        return then(fail_with(ProtocolError::internal, "the lobby is not available; try again"));
+      }
+      then(shared_seek_list(*page));
+    });
+  });
+}
+
 void Lobby::follow(const ConnectionPtr& connection, bool follow) {
   if (follow) {
     followers_[connection.get()] = connection;
+    arm_poll();
   } else {
     followers_.erase(connection.get());
   }
@@ -176,14 +323,43 @@ void Lobby::feed_changed() {
   feed_timer_.async_wait([this, owner = owner_.lock()](ErrorCode ec) {
     feed_armed_ = false;
     if (ec || shutting_down_) return;
-    v1::ServerMessage m;
-    *m.mutable_seek_list() = seek_list();
-    auto out = make_outgoing(std::move(m));
-    std::erase_if(followers_, [&](const auto& kv) {
-      auto connection = kv.second.lock();
-      if (!connection) return true;
-      send(services_->metrics, connection, out);
-      return false;
+    seek_list([this](Expected<v1::SeekList> list) {
+      if (list) publish(std::move(*list));
+    });
+  });
+}
+
+void Lobby::publish(v1::SeekList list) {
+  if (shutting_down_) return;
+  if (elsewhere_) {
+    // Read again on a timer as well as on changes seen here: only news is sent.
+    std::string bytes = list.SerializeAsString();
+    if (bytes == last_feed_) return;
+    last_feed_ = std::move(bytes);
+  }
+  v1::ServerMessage m;
+  *m.mutable_seek_list() = std::move(list);
+  auto out = make_outgoing(std::move(m));
+  std::erase_if(followers_, [&](const auto& kv) {
+    auto connection = kv.second.lock();
+    if (!connection) return true;
+    send(services_->metrics, connection, out);
+    return false;
+  });
+}
+
+void Lobby::arm_poll() {
+  if (!elsewhere_ || polling_ || followers_.empty() || shutting_down_) return;
+  polling_ = true;
+  poll_timer_.expires_after(kPollPoolEvery);
+  poll_timer_.async_wait([this, owner = owner_.lock()](ErrorCode ec) {
+    polling_ = false;
+    if (ec || shutting_down_) return;
+    std::erase_if(followers_, [](const auto& kv) { return kv.second.expired(); });
+    if (followers_.empty()) return;
+    seek_list([this](Expected<v1::SeekList> list) {
+      if (list) publish(std::move(*list));
+      arm_poll();
     });
   });
 }
@@ -430,7 +606,7 @@ std::string Lobby::seek_terms(const Variant& variant, ClockSetting clock, bool r
   return seek.SerializeAsString();
 }
 
-void Lobby::paired(SharedSeek first, SharedSeek second) {
+void Lobby::paired(SharedSeek first, SharedSeek second, std::string match_id) {
   v1::Seek seek;
   if (!seek.ParseFromString(first.terms)) return;
   auto terms = check_game(seek.variant(), seek.time_control());
@@ -439,20 +615,22 @@ void Lobby::paired(SharedSeek first, SharedSeek second) {
   // Both players held before the match is made (one may be another node's,
   // read from the store now).
   auto owner = owner_.lock();
-  identity_.look_up(
-      Identity::Key::id, first.player_id, owner,
-      [this, owner, first, second, terms = std::move(*terms), rated](Player* a) mutable {
-        if (!a) return;
-        identity_.pin(*a);
-        identity_.look_up(Identity::Key::id, second.player_id, owner,
-                          [this, first, second, terms = std::move(terms), rated](Player* b) {
+  identity_.look_up(Identity::Key::id, first.player_id, owner,
+                    [this, owner, first, second, terms = std::move(*terms), rated,
+                     match_id = std::move(match_id)](Player* a) mutable {
+                      if (!a) return;
+                      identity_.pin(*a);
+                      identity_.look_up(
+                          Identity::Key::id, second.player_id, owner,
+                          [this, first, second, terms = std::move(terms), rated,
+                           match_id = std::move(match_id)](Player* b) {
                             if (b && !shutting_down_) {
                               create_match(terms.variant, v1::MATCH_KIND_SEEK, rated, terms.clock,
-                                           {first.player_id, second.player_id}, {});
+                                           {first.player_id, second.player_id}, {}, match_id);
                             }
                             identity_.unpin(first.player_id);
                           });
-      });
+                    });
 }
 
 Seat Lobby::seat_for(const Player& p, const Variant& v, std::string level) const {
@@ -462,9 +640,10 @@ Seat Lobby::seat_for(const Player& p, const Variant& v, std::string level) const
 std::shared_ptr<MatchActor> Lobby::create_match(Variant variant, v1::MatchKind kind, bool rated,
                                                 ClockSetting clock,
                                                 std::array<std::string, 2> seat_ids,
-                                                std::array<std::string, 2> levels) {
+                                                std::array<std::string, 2> levels,
+                                                std::string match_id) {
   MatchSetup setup;
-  setup.id = new_match_id();
+  setup.id = match_id.empty() ? new_match_id() : std::move(match_id);
   setup.kind = kind;
   setup.rated = rated;
   setup.initial = clock.initial;
@@ -504,6 +683,9 @@ std::shared_ptr<MatchActor> Lobby::create_match(Variant variant, v1::MatchKind k
       if (Player* p = identity_.find(id); p && !p->bot && !Identity::online_here(*p))
         elsewhere_->seated_away(actor->id(), id);
     }
+    // A match against people counts toward its players' cap on every node.
+    if (kind == v1::MATCH_KIND_SEEK || kind == v1::MATCH_KIND_PRIVATE)
+      elsewhere_->count_match(actor->id(), {seat_ids[0], seat_ids[1]});
   }
   return actor;
 }
@@ -597,6 +779,7 @@ void Lobby::shutdown() {
   shutting_down_ = true;
   tick_.cancel();
   feed_timer_.cancel();
+  poll_timer_.cancel();
 }
 
 }  // namespace inarow::server

@@ -343,11 +343,11 @@ void Router::seated_elsewhere(
   });
 }
 
-void Router::paired(SharedSeek first, SharedSeek second) {
-  asio::post(state_->strand,
-             [state = state_, first = std::move(first), second = std::move(second)]() mutable {
-               state->lobby.paired(std::move(first), std::move(second));
-             });
+void Router::paired(SharedSeek first, SharedSeek second, std::string match_id) {
+  asio::post(state_->strand, [state = state_, first = std::move(first), second = std::move(second),
+                              match_id = std::move(match_id)]() mutable {
+    state->lobby.paired(std::move(first), std::move(second), std::move(match_id));
+  });
 }
 
 void Router::shutdown() {
@@ -440,23 +440,29 @@ void Router::State::on_receive(const ConnectionPtr& from, v1::ClientMessage& msg
 
   switch (msg.body_case()) {
     case v1::ClientMessage::kSeek:
-      if (auto ok = lobby.seek(player_id, msg.seek()); !ok) {
-        send_error(from, rid, ok.error());
-      } else {
-        send(from, make_ack(rid, {}));
-        lobby.run_matchmaker();
-      }
+      lobby.seek(player_id, msg.seek(), [self = shared_from_this(), from, rid](Expected<void> ok) {
+        if (!ok) return self->send_error(from, rid, ok.error());
+        self->send(from, make_ack(rid, {}));
+        self->lobby.run_matchmaker();
+      });
       break;
     case v1::ClientMessage::kListSeeks: {
       lobby.follow(from, msg.list_seeks().follow());
-      v1::ServerMessage m;
-      m.set_request_id(rid);
-      *m.mutable_seek_list() = lobby.seek_list();
-      send(from, make_outgoing(std::move(m)));
+      lobby.seek_list([self = shared_from_this(), from, rid](Expected<v1::SeekList> list) {
+        if (!list) return self->send_error(from, rid, list.error());
+        v1::ServerMessage m;
+        m.set_request_id(rid);
+        *m.mutable_seek_list() = std::move(*list);
+        self->send(from, make_outgoing(std::move(m)));
+      });
       break;
     }
     case v1::ClientMessage::kAcceptSeek:
-      answer(lobby.accept_seek(player_id, msg.accept_seek()));
+      lobby.accept_seek(player_id, msg.accept_seek(),
+                        [self = shared_from_this(), from, rid](Expected<std::string> match_id) {
+                          if (!match_id) return self->send_error(from, rid, match_id.error());
+                          self->send(from, make_ack(rid, *match_id));
+                        });
       break;
     case v1::ClientMessage::kCancelSeek:
       if (lobby.cancel_seek(player_id)) {

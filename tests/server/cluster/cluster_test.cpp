@@ -2,7 +2,10 @@
 // them: two people on different nodes are paired by seek and play to the
 // end, a spectator on the third node sees every event in order, a private
 // code made on one node is joined on another, a bot game runs on each, and
-// a player who comes back on another node resumes where they were.
+// a player who comes back on another node resumes where they were. The
+// lobby is one: every node lists the whole pool and accepts a seek made on
+// another, the cap on live matches holds across nodes, and a dead node's
+// seeks go with it.
 //
 // The store is one SQLite file the three servers share (the PostgreSQL
 // store's own tests hold it to the same answers); the nodes find each
@@ -10,11 +13,13 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <functional>
 #include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "inarow/server/directory.h"
 #include "inarow/testing/eventually.h"
 #include "inarow/testing/messages.h"
 #include "inarow/testing/temp_dir.h"
@@ -29,7 +34,8 @@ using namespace std::chrono_literals;
 
 struct Cluster {
   explicit Cluster(const std::string& tag, std::chrono::milliseconds lease = 2s,
-                   std::chrono::milliseconds grace = 2s) {
+                   std::chrono::milliseconds grace = 2s,
+                   const std::function<void(server::ServerConfig&)>& more = {}) {
     RedisInstance* redis = RedisInstance::shared();
     if (!redis) return;
     for (int i = 0; i < 3; ++i) {
@@ -40,6 +46,7 @@ struct Cluster {
       config.node_id = tag + "-" + std::string(1, static_cast<char>('a' + i));
       config.node_ttl = lease;
       config.reconnect_grace = grace;
+      if (more) more(config);
       nodes[static_cast<std::size_t>(i)] = std::make_unique<TestServer>(config);
     }
   }
@@ -315,6 +322,328 @@ TEST(Cluster, ANodeThatStopsHandsItsMatchesOverAndThePlayersResume) {
       std::stoull(sample(http_get(cluster.port(1), "/metrics").body, "inarow_take_overs_total")) +
       std::stoull(sample(http_get(cluster.port(2), "/metrics").body, "inarow_take_overs_total"));
   EXPECT_EQ(take_overs, 1u);
+}
+
+// ---- The lobby across the nodes ----
+
+v1::ClientMessage seek_message(const std::string& variant, std::int64_t initial_ms,
+                               std::int64_t increment_ms, bool rated) {
+  v1::ClientMessage m;
+  auto* s = m.mutable_seek();
+  s->set_variant(variant);
+  s->mutable_time_control()->set_initial_ms(initial_ms);
+  s->mutable_time_control()->set_increment_ms(increment_ms);
+  s->set_rated(rated);
+  return m;
+}
+
+v1::ClientMessage list_seeks_message(bool follow = false) {
+  v1::ClientMessage m;
+  m.mutable_list_seeks()->set_follow(follow);
+  return m;
+}
+
+v1::ClientMessage accept_message(const std::string& seek_id) {
+  v1::ClientMessage m;
+  m.mutable_accept_seek()->set_seek_id(seek_id);
+  return m;
+}
+
+v1::SeekList list_seeks(WsClient& c) {
+  auto reply = c.request(list_seeks_message());
+  EXPECT_TRUE(reply.has_seek_list()) << reply.DebugString();
+  return reply.seek_list();
+}
+
+// The list `c` gets once `match` holds (asked again until it does).
+v1::SeekList list_once(WsClient& c, const std::function<bool(const v1::SeekList&)>& match) {
+  v1::SeekList list;
+  EXPECT_TRUE(eventually(
+      [&] {
+        list = list_seeks(c);
+        return match(list);
+      },
+      10s))
+      << list.DebugString();
+  return list;
+}
+
+// The directory the nodes share (the servers' own key prefix).
+std::unique_ptr<server::Directory> shared_directory(std::unique_ptr<server::Redis>& redis) {
+  auto opened = server::open_redis(RedisInstance::shared()->url(), server::RedisOptions{});
+  if (!opened) {
+    ADD_FAILURE() << opened.error();
+    return nullptr;
+  }
+  redis = std::move(*opened);
+  return std::make_unique<server::Directory>(*redis);
+}
+
+// Each node lists the seeks of all three, in the order they came, a page
+// at a time, with the fields one node gives; a follower hears of seeks
+// made on other nodes; a seek made on one node is accepted on another.
+TEST(Cluster, EveryNodeListsTheWholePoolAndAcceptsASeekMadeOnAnother) {
+  ASSERT_NE(RedisInstance::shared(), nullptr) << RedisInstance::shared_error();
+  Cluster cluster("list", 2s, 2s, [](server::ServerConfig& c) { c.list_page_size = 2; });
+  WsClient ada(cluster.port(2));
+  WsClient bob(cluster.port(1));
+  WsClient cy(cluster.port(0));
+  ada.hello("Ada");
+  bob.hello("Bob");
+  cy.hello("Cy");
+  const v1::ServerMessage followed = cy.request(list_seeks_message(true));
+  ASSERT_TRUE(followed.has_seek_list()) << followed.DebugString();
+  EXPECT_EQ(followed.seek_list().total(), 0u);
+
+  // Three seeks that do not pair, one on each node, each in the pool
+  // before the next is made (Cy keeps following: asked, he would not).
+  expect_ack(ada.request(seek_message("connect4", 120'000, 1'000, false)));
+  list_once(bob, [](const v1::SeekList& l) { return l.total() == 1; });
+  expect_ack(bob.request(seek_message("gomoku", 0, 0, true)));
+  list_once(ada, [](const v1::SeekList& l) { return l.total() == 2; });
+  expect_ack(cy.request(seek_message("tictactoe", 0, 0, true)));
+
+  // Node 0's follower heard of Ada's seek (made on node 2).
+  auto pushed = cy.next_until([](const v1::ServerMessage& m) {
+    return m.has_seek_list() && m.request_id() == 0 && m.seek_list().seeks_size() > 0;
+  });
+  ASSERT_TRUE(pushed);
+  EXPECT_EQ(pushed->seek_list().seeks(0).player().id(), ada.player_id());
+
+  for (int node = 0; node < 3; ++node) {
+    WsClient c(cluster.port(node));
+    c.hello("Lister" + std::to_string(node));
+    const v1::SeekList seen = list_once(c, [](const v1::SeekList& l) { return l.total() == 3; });
+    ASSERT_EQ(seen.seeks_size(), 2) << "a page of two, node " << node;
+    EXPECT_EQ(seen.players_online(), 2u);  // this node's: the lister and one seeker
+    EXPECT_EQ(seen.games_in_play(), 0u);
+    const v1::OpenSeek& s = seen.seeks(0);
+    EXPECT_EQ(s.seek_id(), "list-c/s1");
+    EXPECT_EQ(s.player().id(), ada.player_id());
+    EXPECT_EQ(s.player().name(), "Ada");
+    EXPECT_FALSE(s.player().bot());
+    EXPECT_DOUBLE_EQ(s.player().rating().rating(), 1500.0);
+    EXPECT_DOUBLE_EQ(s.player().rating().deviation(), 350.0);
+    EXPECT_EQ(s.variant(), "connect4");
+    EXPECT_EQ(s.time_control().initial_ms(), 120'000);
+    EXPECT_EQ(s.time_control().increment_ms(), 1'000);
+    EXPECT_FALSE(s.rated());
+    const v1::OpenSeek& t = seen.seeks(1);
+    EXPECT_EQ(t.seek_id(), "list-b/s1");
+    EXPECT_EQ(t.player().id(), bob.player_id());
+    EXPECT_EQ(t.player().name(), "Bob");
+    EXPECT_EQ(t.variant(), "gomoku");
+    EXPECT_TRUE(t.rated());
+  }
+
+  // Cy, on node 0, accepts Ada's seek, made on node 2: the seeker plays
+  // first, on the seek's terms; Cy's own seek goes.
+  const std::string match = expect_match_ack(cy.request(accept_message("list-c/s1")));
+  for (WsClient* c : {&ada, &cy}) {
+    const auto started = wait_event(*c, match, v1::MatchEvent::kStarted);
+    const auto& st = started.started().state();
+    EXPECT_EQ(st.kind(), v1::MATCH_KIND_SEEK);
+    EXPECT_EQ(st.variant(), "connect4");
+    EXPECT_FALSE(st.rated());
+    EXPECT_EQ(st.time_control().initial_ms(), 120'000);
+    EXPECT_EQ(st.first().id(), ada.player_id());
+    EXPECT_EQ(st.second().id(), cy.player_id());
+  }
+  // The match plays: Ada's move goes to node 0, its owner.
+  ASSERT_TRUE(ada.move(match, "4").has_ack());
+  const v1::SeekList after = list_seeks(bob);
+  ASSERT_EQ(after.seeks_size(), 1);
+  EXPECT_EQ(after.total(), 1u);
+  EXPECT_EQ(after.seeks(0).seek_id(), "list-b/s1");
+  expect_error(bob.request(accept_message("list-c/s1")), v1::ERROR_UNKNOWN_SEEK,
+               "no open seek 'list-c/s1': it was taken or withdrawn");
+  expect_error(bob.request(accept_message("list-b/s1")), v1::ERROR_OWN_SEEK,
+               "you cannot accept your own seek");
+  // Ada's seek is gone from her node too: she may seek again.
+  expect_ack(ada.request(seek_message("connect4", 0, 0, true)));
+}
+
+// A player at the cap (--max-human-matches 1) through a match another
+// node owns: their seek, made before, pairs with nobody, an accept on
+// either side is refused with ERROR_TOO_MANY_MATCHES, and a new seek too,
+// though their own node holds no match of theirs; nothing is made and
+// both seeks stay until that match ends, when they pair.
+TEST(Cluster, APlayerAtTheCapIsNotPairedOrAcceptedOnAnyNode) {
+  ASSERT_NE(RedisInstance::shared(), nullptr) << RedisInstance::shared_error();
+  Cluster cluster("cap", 2s, 2s,
+                  [](server::ServerConfig& c) { c.max_human_matches_per_player = 1; });
+  WsClient xena(cluster.port(0));
+  WsClient yan(cluster.port(1));
+  WsClient zoe(cluster.port(2));
+  xena.hello("Xena");
+  yan.hello("Yan");
+  zoe.hello("Zoe");
+  expect_ack(xena.request(seek_message("tictactoe", 0, 0, true)));
+  // Then Xena joins Zoe's private game: node 2 owns it, and she is at the cap.
+  auto code = zoe.request(create_private_message("tictactoe"));
+  ASSERT_TRUE(code.has_ack()) << code.DebugString();
+  v1::ServerMessage joined;
+  ASSERT_TRUE(eventually(
+      [&] {
+        joined = xena.request(join_private_message(code.ack().code()));
+        return !joined.has_error();
+      },
+      5s))
+      << joined.DebugString();
+  const std::string first = expect_match_ack(joined);
+  wait_event(xena, first, v1::MatchEvent::kStarted);
+
+  // Yan's seek is in the pool once acknowledged; node 1 tried to pair it
+  // first, and passed Xena's over.
+  expect_ack(yan.request(seek_message("tictactoe", 0, 0, true)));
+  v1::SeekList open = list_seeks(yan);
+  ASSERT_EQ(open.seeks_size(), 2) << open.DebugString();
+  EXPECT_EQ(open.seeks(0).seek_id(), "cap-a/s1");
+  EXPECT_EQ(open.seeks(1).seek_id(), "cap-b/s1");
+
+  expect_error(yan.request(accept_message("cap-a/s1")), v1::ERROR_TOO_MANY_MATCHES,
+               "the seeker already has 1 live games against people, the most allowed");
+  expect_error(xena.request(accept_message("cap-b/s1")), v1::ERROR_TOO_MANY_MATCHES,
+               "you already have 1 live games against people, the most allowed");
+  open = list_seeks(zoe);
+  EXPECT_EQ(open.total(), 2u) << open.DebugString();
+  // Nothing was made: no start for Yan, though both nodes paired again
+  // meanwhile (every second).
+  EXPECT_FALSE(yan.next_until(
+      [](const v1::ServerMessage& m) { return m.has_event() && m.event().has_started(); }, 2500ms));
+  EXPECT_EQ(list_seeks(xena).total(), 2u);
+
+  // Withdrawn, Xena's seek cannot be made again: node 0 holds none of her
+  // matches, the pool counts them.
+  v1::ClientMessage cancel;
+  cancel.mutable_cancel_seek();
+  expect_ack(xena.request(cancel));
+  expect_error(xena.request(seek_message("tictactoe", 0, 0, true)), v1::ERROR_TOO_MANY_MATCHES,
+               "you already have 1 live games against people, the most allowed");
+  open = list_seeks(xena);
+  ASSERT_EQ(open.seeks_size(), 1) << open.DebugString();
+  EXPECT_EQ(open.seeks(0).seek_id(), "cap-b/s1");
+
+  // The first match ends: Xena is below the cap, and seeks and pairs.
+  ASSERT_TRUE(xena.request(resign_message(first)).has_ack());
+  ASSERT_TRUE(eventually(
+      [&] { return !xena.request(seek_message("tictactoe", 0, 0, true)).has_error(); }, 5s));
+  const auto another = [&](const v1::ServerMessage& m) {
+    return m.has_event() && m.event().has_started() && m.event().match_id() != first;
+  };
+  auto x_next = xena.next_until(another, 10s);
+  auto y_next = yan.next_until(another, 10s);
+  ASSERT_TRUE(x_next && y_next);
+  EXPECT_EQ(y_next->event().match_id(), x_next->event().match_id());
+  EXPECT_EQ(x_next->event().started().state().first().id(), yan.player_id());  // he waited longer
+  EXPECT_EQ(list_seeks(zoe).total(), 0u);
+}
+
+// A node that dies leaves its seeks in the pool (it never says goodbye):
+// once its entry runs out they are gone from every node's list, and a seek
+// that would have paired with one finds nobody. The dead node is a
+// directory entry with a seek and no process, as kill -9 leaves one.
+TEST(Cluster, TheSeeksOfANodeThatDiedGoFromTheListAndNeverPair) {
+  ASSERT_NE(RedisInstance::shared(), nullptr) << RedisInstance::shared_error();
+  Cluster cluster("dead");
+  std::unique_ptr<server::Redis> redis;
+  auto directory = shared_directory(redis);
+  ASSERT_NE(directory, nullptr);
+  WsClient yan(cluster.port(1));
+  yan.hello("Yan");
+  std::string gone_id;
+  {
+    WsClient gone(cluster.port(0));
+    gone.hello("Gone");
+    gone_id = gone.player_id();
+  }
+  // Yan's seek, withdrawn, gives the terms a dead node's seek for the same
+  // game would have.
+  expect_ack(yan.request(seek_message("tictactoe", 0, 0, true)));
+  std::vector<server::SharedSeek> open;
+  ASSERT_TRUE(eventually(
+      [&] {
+        auto seeks = directory->seeks();
+        open = seeks ? *seeks : std::vector<server::SharedSeek>{};
+        return open.size() == 1;
+      },
+      5s));
+  v1::ClientMessage cancel;
+  cancel.mutable_cancel_seek();
+  ASSERT_TRUE(yan.request(cancel).has_ack());
+
+  auto registered = directory->register_node("dead-x", "127.0.0.1:1", 3s);
+  ASSERT_TRUE(registered) << registered.error();
+  v1::OpenSeek entry;
+  entry.set_seek_id("dead-x/s1");
+  entry.mutable_player()->set_id(gone_id);
+  entry.mutable_player()->set_name("Gone");
+  entry.set_variant("tictactoe");
+  entry.set_rated(true);
+  const server::SharedSeek orphan{"dead-x/s1",
+                                  gone_id,
+                                  "dead-x",
+                                  open[0].terms,
+                                  1500.0,
+                                  open[0].since_ms,
+                                  entry.SerializeAsString()};
+  auto added = directory->add_seek(orphan);
+  ASSERT_TRUE(added && *added);
+  // Listed while its node's entry lives, on any node.
+  v1::SeekList seen = list_once(yan, [](const v1::SeekList& l) { return l.total() == 1; });
+  ASSERT_EQ(seen.seeks_size(), 1);
+  EXPECT_EQ(seen.seeks(0).SerializeAsString(), entry.SerializeAsString());
+
+  // The node sends no heartbeat: its entry runs out (3 s).
+  ASSERT_TRUE(eventually(
+      [&] {
+        auto live = redis->command({"EXISTS", "inarow:node:dead-x"});
+        return live && live->integer == 0;
+      },
+      10s));
+  expect_ack(yan.request(seek_message("tictactoe", 0, 0, true)));
+  seen = list_seeks(yan);  // node 1 tried to pair Yan's seek first
+  ASSERT_EQ(seen.seeks_size(), 1) << seen.DebugString();
+  EXPECT_EQ(seen.total(), 1u);
+  EXPECT_EQ(seen.seeks(0).player().id(), yan.player_id());
+  for (int node : {0, 2}) {
+    WsClient c(cluster.port(node));
+    c.hello("Lister" + std::to_string(node));
+    EXPECT_EQ(list_seeks(c).total(), 1u) << node;
+  }
+  auto seeks = directory->seeks();
+  ASSERT_TRUE(seeks) << seeks.error();
+  ASSERT_EQ(seeks->size(), 1u);
+  EXPECT_EQ((*seeks)[0].player_id, yan.player_id());
+  EXPECT_FALSE(yan.next_until(
+      [](const v1::ServerMessage& m) { return m.has_event() && m.event().has_started(); }, 1s));
+}
+
+// A node that stops (SIGTERM) clears the locations it set and takes its
+// seeks out of the pool: its people are nowhere until they come back.
+TEST(Cluster, ANodeThatStopsClearsItsPlayersLocationsAndSeeks) {
+  ASSERT_NE(RedisInstance::shared(), nullptr) << RedisInstance::shared_error();
+  Cluster cluster("leave");
+  std::unique_ptr<server::Redis> redis;
+  auto directory = shared_directory(redis);
+  ASSERT_NE(directory, nullptr);
+  WsClient ada(cluster.port(0));
+  WsClient bob(cluster.port(1));
+  ada.hello("Ada");
+  bob.hello("Bob");
+  expect_ack(ada.request(seek_message("connect4", 0, 0, true)));
+  const auto location = [&](const std::string& player) {
+    auto where = directory->location(player);
+    return where && *where ? **where : std::string("nowhere");
+  };
+  ASSERT_TRUE(eventually([&] { return location(ada.player_id()) == "leave-a"; }, 5s));
+  ASSERT_TRUE(eventually([&] { return location(bob.player_id()) == "leave-b"; }, 5s));
+  list_once(bob, [](const v1::SeekList& l) { return l.total() == 1; });
+
+  cluster.nodes[0]->stop();
+  EXPECT_EQ(location(ada.player_id()), "nowhere");
+  EXPECT_EQ(location(bob.player_id()), "leave-b");
+  EXPECT_EQ(list_seeks(bob).total(), 0u);
 }
 
 }  // namespace

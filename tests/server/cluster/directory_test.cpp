@@ -4,7 +4,9 @@
 // the live matches and their orphans, renewing many leases at once,
 // player locations, private codes (and two nodes racing to take them), and
 // the seek pool: exact pairs for constructed cases, two nodes adding and
-// pairing 600 seeks at once, and the pairing held up to the Matchmaker's.
+// pairing 600 seeks at once, and the pairing held up to the Matchmaker's;
+// the seeks of nodes that die or leave, pages of the pool, and the cap on a
+// player's live matches held by pairs and accepts (two nodes racing too).
 #include "inarow/server/directory.h"
 
 #include <gtest/gtest.h>
@@ -362,6 +364,17 @@ TEST_F(DirectoryTest, LocationsAreClearedOnlyByTheNodeTheyName) {
 
 // ---- Private codes ----
 
+TEST_F(DirectoryTest, ANodeClearsManyLocationsAtOnceOnlyThoseThatNameIt) {
+  ok(dir_->set_location("a", "N1", 10s));
+  ok(dir_->set_location("b", "N1", 10s));
+  ok(dir_->set_location("c", "N2", 10s));  // moved on to another node
+  EXPECT_EQ(ok(dir_->clear_locations({"a", "b", "c", "never"}, "N1")), 2u);
+  EXPECT_EQ(ok(dir_->location("a")), std::nullopt);
+  EXPECT_EQ(ok(dir_->location("b")), std::nullopt);
+  EXPECT_EQ(ok(dir_->location("c")), std::optional<std::string>("N2"));
+  EXPECT_EQ(ok(dir_->clear_locations({}, "N1")), 0u);
+}
+
 TEST_F(DirectoryTest, PrivateCodesPutPeekTakeDropAndExpire) {
   const std::string game("{\"variant\":\"gomoku\"}\0\xff", 22);
   EXPECT_TRUE(ok(dir_->put_private("ABCD", game, 10s)));
@@ -686,6 +699,232 @@ TEST_F(DirectoryTest, PairAgainstTheMatchmaker) {
   EXPECT_GT(forced, 0);
   EXPECT_GT(chosen, 0);
   EXPECT_GT(unpaired, 0);
+}
+
+// ---- The pool across nodes: dead nodes' seeks, pages, the cap ----
+
+TEST_F(DirectoryTest, TheSeeksOfANodeWhoseEntryRanOutGoAndNeverPair) {
+  ok(dir_->register_node("dies", "10.0.0.1:8080", 250ms));
+  ok(dir_->register_node("lives", "10.0.0.2:8080", 10s));
+  const auto gone = seek("gone", 1500.0, kT0, "T", "dies");
+  const auto here = seek("here", 1500.0, kT0 + 1, "T", "lives");
+  ASSERT_TRUE(ok(dir_->add_seek(gone)));
+  EXPECT_EQ(ok(dir_->seeks()), (std::vector<SharedSeek>{gone}));
+
+  std::this_thread::sleep_for(350ms);  // "dies" sent no heartbeat: its entry ran out
+  // The first pool script to look drops it: `here` finds nobody.
+  ASSERT_TRUE(ok(dir_->add_seek(here)));
+  EXPECT_EQ(ok(dir_->pair("s-here", kPolicy, kT0 + 1)), std::nullopt);
+  EXPECT_EQ(ok(dir_->seeks()), (std::vector<SharedSeek>{here}));
+  auto page = ok(dir_->seek_page(10));
+  EXPECT_EQ(page.total, 1u);
+  EXPECT_EQ(page.seeks, (std::vector<SharedSeek>{here}));
+  // Every trace of it is gone: the node, its index, its player's seeker key.
+  EXPECT_EQ(ok(dir_->nodes()), (std::vector<NodeInfo>{{"lives", "10.0.0.2:8080"}}));
+  auto index = redis_->command({"EXISTS", dir_->prefix() + "node-seeks:dies"});
+  ASSERT_TRUE(index) << index.error();
+  EXPECT_EQ(index->integer, 0);
+  EXPECT_TRUE(ok(dir_->add_seek(seek("gone", 1500.0, kT0 + 2, "U", "lives"))));
+}
+
+TEST_F(DirectoryTest, TheNodesScriptDropsTheSeeksOfTheNodesItFindsGone) {
+  ok(dir_->register_node("dies", "10.0.0.1:8080", 250ms));
+  ok(dir_->register_node("lives", "10.0.0.2:8080", 10s));
+  const auto a = seek("a", 1500.0, kT0, "T", "dies");
+  const auto b = seek("b", 2500.0, kT0 + 1, "T", "lives");
+  ASSERT_TRUE(ok(dir_->add_seek(a)));
+  ASSERT_TRUE(ok(dir_->add_seek(b)));
+  std::this_thread::sleep_for(350ms);
+  EXPECT_EQ(ok(dir_->nodes()), (std::vector<NodeInfo>{{"lives", "10.0.0.2:8080"}}));
+  // Read raw, without a pool script's sweep: the nodes script dropped it.
+  auto hash = redis_->command({"EXISTS", dir_->prefix() + "seek:s-a"});
+  ASSERT_TRUE(hash) << hash.error();
+  EXPECT_EQ(hash->integer, 0);
+  EXPECT_EQ(ok(dir_->seeks()), (std::vector<SharedSeek>{b}));
+}
+
+TEST_F(DirectoryTest, ANodeThatLeavesOrStartsAfreshTakesItsSeeksAlong) {
+  ok(dir_->register_node("leaves", "10.0.0.1:8080", 10s));
+  ok(dir_->register_node("restarts", "10.0.0.2:8080", 10s));
+  ok(dir_->register_node("stays", "10.0.0.3:8080", 10s));
+  const auto a = seek("a", 1500.0, kT0, "T1", "leaves");
+  const auto b = seek("b", 1500.0, kT0 + 1, "T2", "restarts");
+  const auto c = seek("c", 1500.0, kT0 + 2, "T3", "restarts");
+  const auto d = seek("d", 1500.0, kT0 + 3, "T4", "stays");
+  for (const auto& s : {a, b, c, d})
+    ASSERT_TRUE(ok(dir_->add_seek(s)));
+  EXPECT_TRUE(ok(dir_->deregister("leaves")));
+  EXPECT_EQ(ok(dir_->seeks()), (std::vector<SharedSeek>{b, c, d}));
+  EXPECT_EQ(ok(dir_->drop_seeks_of("restarts")), 2u);
+  EXPECT_EQ(ok(dir_->drop_seeks_of("restarts")), 0u);
+  EXPECT_EQ(ok(dir_->seeks()), (std::vector<SharedSeek>{d}));
+  // A seek removed by its player leaves its node's index too.
+  EXPECT_TRUE(ok(dir_->remove_seek("d")));
+  auto index = redis_->command({"SCARD", dir_->prefix() + "node-seeks:stays"});
+  ASSERT_TRUE(index) << index.error();
+  EXPECT_EQ(index->integer, 0);
+}
+
+TEST_F(DirectoryTest, APageHoldsTheFirstSeeksInTheOrderTheyCameAndTheTotal) {
+  std::vector<SharedSeek> added;
+  for (int i = 0; i < 5; ++i) {
+    // Later clocks first: the page follows the pool's order, not since_ms.
+    auto s =
+        seek("p" + std::to_string(i), 1000.0 + 300 * i, kT0 + 100 - i, "T" + std::to_string(i));
+    s.listing = std::string("entry\0", 6) + std::to_string(i);  // bytes, kept exactly
+    ASSERT_TRUE(ok(dir_->add_seek(s)));
+    added.push_back(s);
+  }
+  auto page = ok(dir_->seek_page(3));
+  EXPECT_EQ(page.total, 5u);
+  EXPECT_EQ(page.seeks, (std::vector<SharedSeek>(added.begin(), added.begin() + 3)));
+  EXPECT_TRUE(ok(dir_->remove_seek("p1")));
+  page = ok(dir_->seek_page(10));
+  EXPECT_EQ(page.total, 4u);
+  EXPECT_EQ(page.seeks, (std::vector<SharedSeek>{added[0], added[2], added[3], added[4]}));
+  auto none = dir_->seek_page(0);
+  ASSERT_FALSE(none);
+  EXPECT_EQ(none.error(), "a page holds at least one seek");
+}
+
+TEST_F(DirectoryTest, APlayerAtTheCapIsPassedOverAndRefusedAndTheSeeksStay) {
+  const MatchSlot slot{"m2", 1, 10s};
+  // x plays m1 (live: its lease claimed) against z.
+  ASSERT_TRUE(ok(dir_->claim("m1", "N", 10s)).ours);
+  ok(dir_->count_match("m1", {"x", "z"}));
+  EXPECT_EQ(ok(dir_->playing("x")), 1);
+  EXPECT_EQ(ok(dir_->playing("z")), 1);
+  EXPECT_EQ(ok(dir_->playing("y")), 0);
+  const auto x = seek("x", 1500.0, kT0);
+  const auto y = seek("y", 1500.0, kT0 + 1);
+  ASSERT_TRUE(ok(dir_->add_seek(x)));
+  ASSERT_TRUE(ok(dir_->add_seek(y)));
+
+  // Without the cap they would pair at once; with it, x is passed over...
+  EXPECT_EQ(ok(dir_->pair("s-y", kPolicy, kT0 + 1, slot)), std::nullopt);
+  // ... and x's own seek pairs with nobody.
+  EXPECT_EQ(ok(dir_->pair("s-x", kPolicy, kT0 + 1, slot)), std::nullopt);
+  using Outcome = Accepted::Outcome;
+  EXPECT_EQ(ok(dir_->accept_seek("s-x", "y", false, slot)).outcome, Outcome::seeker_busy);
+  EXPECT_EQ(ok(dir_->accept_seek("s-y", "x", false, slot)).outcome, Outcome::asker_busy);
+  EXPECT_EQ(ok(dir_->accept_seek("s-x", "y", true, slot)).outcome, Outcome::asker_busy);
+  EXPECT_EQ(ok(dir_->accept_seek("s-x", "x", false, slot)).outcome, Outcome::own);
+  EXPECT_EQ(ok(dir_->accept_seek("s-none", "y", false, slot)).outcome, Outcome::unknown);
+  EXPECT_EQ(ok(dir_->seeks()), (std::vector<SharedSeek>{x, y}));
+  EXPECT_EQ(ok(dir_->playing("y")), 0);  // nothing was held
+  // A new seek is refused at the cap, and taken below it.
+  using Added = Directory::SeekAdded;
+  EXPECT_EQ(ok(dir_->add_seek(seek("z", 1500.0, kT0 + 2, "U"), 1)), Added::at_cap);
+  EXPECT_EQ(ok(dir_->add_seek(seek("x", 1500.0, kT0 + 2, "U"), 1)), Added::already_seeking);
+  const auto v = seek("v", 1500.0, kT0 + 2, "U");
+  EXPECT_EQ(ok(dir_->add_seek(v, 1)), Added::added);
+  EXPECT_EQ(ok(dir_->add_seek(v, 1)), Added::already_seeking);
+  EXPECT_EQ(ok(dir_->seeks()), (std::vector<SharedSeek>{x, y, v}));
+  EXPECT_TRUE(ok(dir_->remove_seek("v")));
+
+  // m1 ends: x is free, and the same seeks pair, m2 held for both.
+  ok(dir_->forget_match("m1"));
+  EXPECT_EQ(ok(dir_->playing("x")), 0);
+  EXPECT_EQ(ok(dir_->pair("s-y", kPolicy, kT0 + 1, slot)), (Pair{x, y}));
+  EXPECT_EQ(ok(dir_->playing("x")), 1);
+  EXPECT_EQ(ok(dir_->playing("y")), 1);
+  // Held, x is at the cap again before m2's lease is claimed.
+  ASSERT_TRUE(ok(dir_->add_seek(seek("x", 1500.0, kT0 + 2))));
+  ASSERT_TRUE(ok(dir_->add_seek(seek("w", 1500.0, kT0 + 3))));
+  EXPECT_EQ(ok(dir_->pair("s-w", kPolicy, kT0 + 3, MatchSlot{"m3", 1, 10s})), std::nullopt);
+  EXPECT_EQ(ok(dir_->accept_seek("s-x", "w", false, MatchSlot{"m3", 1, 10s})).outcome,
+            Outcome::seeker_busy);
+}
+
+TEST_F(DirectoryTest, AHoldRunsOutUnlessItsMatchIsClaimedAndCounted) {
+  const auto a = seek("a", 1500.0, kT0);
+  const auto b = seek("b", 1500.0, kT0 + 1);
+  const auto c = seek("c", 1500.0, kT0 + 2);
+  const auto d = seek("d", 1500.0, kT0 + 3);
+  for (const auto& s : {a, b, c, d})
+    ASSERT_TRUE(ok(dir_->add_seek(s)));
+  // ab's match is never made (its node died before it could); cd's is.
+  EXPECT_EQ(ok(dir_->pair("s-b", kPolicy, kT0 + 1, MatchSlot{"ab", 1, 250ms})), (Pair{a, b}));
+  EXPECT_EQ(ok(dir_->pair("s-d", kPolicy, kT0 + 3, MatchSlot{"cd", 1, 250ms})), (Pair{c, d}));
+  // Its node then dies: the lease runs out unrenewed with the hold.
+  ASSERT_TRUE(ok(dir_->claim("cd", "N", 250ms)).ours);
+  ok(dir_->count_match("cd", {"c", "d"}));
+  for (const char* p : {"a", "b", "c", "d"})
+    EXPECT_EQ(ok(dir_->playing(p)), 1) << p;
+  std::this_thread::sleep_for(350ms);
+  EXPECT_EQ(ok(dir_->playing("a")), 0);
+  EXPECT_EQ(ok(dir_->playing("b")), 0);
+  // cd is live still (an orphan, for another node to take over): counted.
+  EXPECT_EQ(ok(dir_->orphans(10)), (std::vector<std::string>{"cd"}));
+  EXPECT_EQ(ok(dir_->playing("c")), 1);
+  EXPECT_EQ(ok(dir_->playing("d")), 1);
+  // It ends (on whichever node took it over).
+  ok(dir_->forget_match("cd"));
+  EXPECT_EQ(ok(dir_->playing("c")), 0);
+  auto left = redis_->command({"ZCARD", dir_->prefix() + "playing:c"});
+  ASSERT_TRUE(left) << left.error();
+  EXPECT_EQ(left->integer, 0);  // dropped once found ended
+}
+
+TEST_F(DirectoryTest, AnAcceptedSeekIsTakenWithTheAskersOwnAndHeldForBoth) {
+  const auto s = seek("s", 1500.0, kT0, "T1");
+  const auto mine = seek("asker", 1900.0, kT0 + 1, "T2");
+  const auto other = seek("o", 1000.0, kT0 + 2, "T3");
+  for (const auto& x : {s, mine, other})
+    ASSERT_TRUE(ok(dir_->add_seek(x)));
+  const auto accepted = ok(dir_->accept_seek("s-s", "asker", false, MatchSlot{"m", 2, 10s}));
+  EXPECT_EQ(accepted, (Accepted{Accepted::Outcome::taken, s}));
+  EXPECT_EQ(ok(dir_->seeks()), (std::vector<SharedSeek>{other}));
+  EXPECT_EQ(ok(dir_->playing("s")), 1);
+  EXPECT_EQ(ok(dir_->playing("asker")), 1);
+  EXPECT_EQ(ok(dir_->accept_seek("s-s", "o", false, MatchSlot{"m2", 2, 10s})).outcome,
+            Accepted::Outcome::unknown);
+  // Below a cap of 2, both may seek again and play a second.
+  ASSERT_TRUE(ok(dir_->add_seek(s)));
+  EXPECT_EQ(ok(dir_->accept_seek("s-s", "asker", false, MatchSlot{"m2", 2, 10s})).outcome,
+            Accepted::Outcome::taken);
+  EXPECT_EQ(ok(dir_->playing("asker")), 2);
+  ASSERT_TRUE(ok(dir_->add_seek(s)));
+  EXPECT_EQ(ok(dir_->accept_seek("s-s", "asker", false, MatchSlot{"m3", 2, 10s})).outcome,
+            Accepted::Outcome::asker_busy);
+}
+
+// Two nodes accept the same 120 seeks at once for ten askers, under a cap
+// of 3: each seek is taken once, and no player is ever held past the cap,
+// though the two nodes' accepts interleave in any order.
+TEST_F(DirectoryRace, TwoNodesAcceptingAtOnceNeverTakeAPlayerPastTheCap) {
+  constexpr int kSeeks = 120, kAskers = 10, kCap = 3;
+  for (int i = 0; i < kSeeks; ++i)
+    ASSERT_TRUE(ok(a_->add_seek(seek("p" + std::to_string(i), 1500.0, kT0 + i))));
+  std::vector<std::string> taken_a, taken_b;
+  std::vector<std::string> errors_a, errors_b;
+  race([&](Directory& dir, const std::string& node) {
+    auto& taken = node == "A" ? taken_a : taken_b;
+    auto& errors = node == "A" ? errors_a : errors_b;
+    for (int i = 0; i < kSeeks; ++i) {
+      // A walks the seeks up, B down; each seek's asker is the same for both.
+      const int k = node == "A" ? i : kSeeks - 1 - i;
+      const std::string asker = "q" + std::to_string(k % kAskers);
+      const MatchSlot slot{node + std::to_string(k), kCap, 10s};
+      auto r = dir.accept_seek("s-p" + std::to_string(k), asker, false, slot);
+      if (!r) {
+        errors.push_back(r.error());
+      } else if (r->outcome == Accepted::Outcome::taken) {
+        taken.push_back(r->seek.seek_id);
+      }
+    }
+  });
+  EXPECT_TRUE(errors_a.empty()) << errors_a.front();
+  EXPECT_TRUE(errors_b.empty()) << errors_b.front();
+  std::set<std::string> taken(taken_a.begin(), taken_a.end());
+  for (const auto& id : taken_b)
+    EXPECT_TRUE(taken.insert(id).second) << id << " taken twice";
+  // Every asker reached the cap exactly: 10 x 3 taken, no more.
+  EXPECT_EQ(taken.size(), static_cast<std::size_t>(kAskers * kCap));
+  for (int q = 0; q < kAskers; ++q)
+    EXPECT_EQ(ok(a_->playing("q" + std::to_string(q))), kCap) << q;
+  EXPECT_EQ(ok(a_->seeks()).size(), static_cast<std::size_t>(kSeeks - kAskers * kCap));
+  RecordProperty("taken_by_a", static_cast<int>(taken_a.size()));
 }
 
 }  // namespace

@@ -19,7 +19,10 @@
 // P"location:"PLAYER (a node id), P"private:"CODE (bytes),
 // P"seek:"ID (a hash per seek), P"pool:"TERMS (a sorted set of seek ids
 // by rating), P"pool" (every seek id, by when it was added), P"seeker:"
-// PLAYER (their seek's id), P"seek-seq" (the counter that orders seeks).
+// PLAYER (their seek's id), P"seek-seq" (the counter that orders seeks),
+// P"node-seeks:"NODE (the ids of the seeks a node added), P"playing:"PLAYER
+// (a sorted set of the player's live matches against people, each scored
+// by when its hold runs out while its lease is not claimed yet, 0 after).
 #pragma once
 
 #include <chrono>
@@ -64,8 +67,37 @@ struct SharedSeek {
   std::string terms;
   double rating = 1500.0;
   std::int64_t since_ms = 0;  // when the player began seeking (the caller's clock)
+  // What the open seeks' list shows of it, opaque here (the caller's
+  // serialized list entry, made by the seeker's node).
+  std::string listing = {};
 
   friend bool operator==(const SharedSeek&, const SharedSeek&) = default;
+};
+
+// A page of the open seeks, oldest first, and how many there are in all.
+struct SeekPage {
+  std::size_t total = 0;
+  std::vector<SharedSeek> seeks;
+};
+
+// The match a pair or an accepted seek is to make, and the per-player cap
+// on live matches against people it must respect: neither player may be
+// in `cap` such matches already. The match counts for both at once, held
+// for `ttl` until its lease is claimed (count_match()); a hold whose match
+// was never made runs out by itself.
+struct MatchSlot {
+  std::string match_id;
+  int cap = 0;
+  std::chrono::milliseconds ttl{};
+};
+
+// What became of a seek accepted from the list (accept_seek()).
+struct Accepted {
+  enum class Outcome { taken, unknown, own, asker_busy, seeker_busy };
+  Outcome outcome = Outcome::unknown;
+  SharedSeek seek;  // when taken
+
+  friend bool operator==(const Accepted&, const Accepted&) = default;
 };
 
 // A seek's window at now_ms: the matchmaker's (MatchmakerPolicy::window)
@@ -90,9 +122,11 @@ class Directory {
   // expired (or was never made): the node must register again.
   inarow::expected<bool, std::string> heartbeat(const std::string& node_id,
                                                 std::chrono::milliseconds ttl);
-  // The live nodes, by id. Nodes found expired are dropped from the set.
+  // The live nodes, by id. Nodes found expired are dropped from the set,
+  // and with them the seeks they added (their players were connected
+  // there, and are gone).
   inarow::expected<std::vector<NodeInfo>, std::string> nodes();
-  // False if it was not registered (or had expired).
+  // False if it was not registered (or had expired). Its seeks go too.
   inarow::expected<bool, std::string> deregister(const std::string& node_id);
 
   // ---- Match leases ----
@@ -150,6 +184,10 @@ class Directory {
   // moved to another node is not cleared by the old one); whether it did.
   inarow::expected<bool, std::string> clear_location(const std::string& player_id,
                                                      const std::string& node_id);
+  // clear_location() for many players in one round trip (a node that
+  // stops clears its people's); how many it cleared.
+  inarow::expected<std::size_t, std::string> clear_locations(
+      const std::vector<std::string>& player_ids, const std::string& node_id);
 
   // ---- Private codes ----
   // False if the code is taken (SET NX PX).
@@ -166,6 +204,10 @@ class Directory {
   // False if the player already seeks. A seek id already in the pool (for
   // another player) is an error: ids are the caller's to make unique.
   inarow::expected<bool, std::string> add_seek(const SharedSeek& seek);
+  // add_seek() for a player below `cap` live matches against people
+  // (playing()); at it, nothing is added.
+  enum class SeekAdded { added, already_seeking, at_cap };
+  inarow::expected<SeekAdded, std::string> add_seek(const SharedSeek& seek, int cap);
   // The player's seek removed; false if they had none.
   inarow::expected<bool, std::string> remove_seek(const std::string& player_id);
   // The seek with this id, taken out of the pool (accepted from a list).
@@ -174,6 +216,29 @@ class Directory {
   // then in the order they were added.
   inarow::expected<std::vector<SharedSeek>, std::string> seeks(
       const std::optional<std::string>& terms = std::nullopt);
+  // The first `limit` open seeks in the order they came into the pool (the
+  // order one node's lobby lists them), and the number open. Like every
+  // pool operation below, it first drops the seeks of nodes whose entry
+  // ran out.
+  inarow::expected<SeekPage, std::string> seek_page(std::size_t limit);
+  // The seeks `node_id` added, dropped (a node starting afresh under the
+  // id of one that died: their players were connected there); how many.
+  inarow::expected<std::size_t, std::string> drop_seeks_of(const std::string& node_id);
+  // Seek `seek_id` accepted by `asker`: taken out of the pool, with the
+  // asker's own seek if any, and `slot`'s match held for both players;
+  // or, in this order, unknown (not in the pool), own (the asker's), the
+  // asker busy (`asker_busy`, or at the cap) or the seeker at the cap,
+  // and nothing changes.
+  inarow::expected<Accepted, std::string> accept_seek(const std::string& seek_id,
+                                                      const std::string& asker, bool asker_busy,
+                                                      const MatchSlot& slot);
+  // The match was made and its lease claimed: it counts for these players
+  // for as long as it is live (not after forget_match()).
+  inarow::expected<void, std::string> count_match(const std::string& match_id,
+                                                  const std::vector<std::string>& players);
+  // The player's live matches against people: live ones counted, and held
+  // ones not claimed yet.
+  inarow::expected<int, std::string> playing(const std::string& player_id);
   // Pairs seek `seek_id` with another of the same terms whose rating is
   // within both windows at now_ms (|a - b| <= each window, as the
   // Matchmaker compares), chosen as the Matchmaker would: the
@@ -183,8 +248,12 @@ class Directory {
   // so no seek is ever in two pairs. First in the pair is the
   // longer-waiting one (smaller since_ms; on a tie, the one added first).
   // nullopt if no seek fits, or `seek_id` is no longer in the pool.
+  // With a `slot`, a player at its cap is passed over (their seek stays),
+  // a seek whose own player is at it pairs with nobody, and the pair's
+  // match is held for both.
   inarow::expected<std::optional<std::pair<SharedSeek, SharedSeek>>, std::string> pair(
-      const std::string& seek_id, const MatchmakerPolicy& policy, std::int64_t now_ms);
+      const std::string& seek_id, const MatchmakerPolicy& policy, std::int64_t now_ms,
+      const std::optional<MatchSlot>& slot = std::nullopt);
 
  private:
   std::string key(std::string_view kind, std::string_view id) const;

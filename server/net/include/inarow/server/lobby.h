@@ -11,6 +11,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <map>
 #include <memory>
@@ -38,15 +39,22 @@ class Lobby {
   void owned_by(std::weak_ptr<const void> owner) { owner_ = std::move(owner); }
 
   // Seek a game (rated unless the seek says otherwise) against someone of
-  // about the same rating.
-  Expected<void> seek(const std::string& player, const inarow::v1::Seek& seek);
+  // about the same rating: `then` says whether the seek is open (at once
+  // on one node; on a cluster's, once the shared pool took it or not).
+  void seek(const std::string& player, const inarow::v1::Seek& seek,
+            std::function<void(Expected<void>)> then);
   bool cancel_seek(const std::string& player);
-  // Play the player of an open seek at once: the new match's id.
-  Expected<std::string> accept_seek(const std::string& player,
-                                    const inarow::v1::AcceptSeek& request);
-  // The open seeks (at most a page) and the counts.
-  inarow::v1::SeekList seek_list() const;
-  // Whether `connection` gets a new seek list whenever it changes.
+  // Play the player of an open seek at once: `then` gets the new match's
+  // id (at once on one node; on a cluster's, once the shared pool said).
+  void accept_seek(const std::string& player, const inarow::v1::AcceptSeek& request,
+                   std::function<void(Expected<std::string>)> then);
+  // The open seeks (at most a page) and the counts, to `then` (at once on
+  // one node; on a cluster's, the shared pool's once read). The counts are
+  // this node's.
+  void seek_list(std::function<void(Expected<inarow::v1::SeekList>)> then);
+  // Whether `connection` gets a new seek list whenever it changes (on a
+  // cluster's node, the pool is read again every second while anyone
+  // follows, since other nodes change it too).
   void follow(const ConnectionPtr& connection, bool follow);
   void unfollow(Connection* connection) { followers_.erase(connection); }
   // The seeks or the counts changed: the followers get a new list soon
@@ -89,8 +97,9 @@ class Lobby {
   void send_elsewhere(Elsewhere* elsewhere) { elsewhere_ = elsewhere; }
   bool holds_code(const std::string& code) const { return privates_.contains(code); }
   // Two seeks paired in the shared pool, at least one of them this node's:
-  // their match is made here once both players are read.
-  void paired(SharedSeek first, SharedSeek second);
+  // their match, `match_id` (held for both players in the directory), is
+  // made here once both players are read.
+  void paired(SharedSeek first, SharedSeek second, std::string match_id);
   // What two seeks must share to pair (SharedSeek::terms): the game as a
   // serialized v1::Seek, every field set.
   static std::string seek_terms(const Variant& variant, ClockSetting clock, bool rated);
@@ -114,9 +123,25 @@ class Lobby {
     bool rated;
   };
 
+  // A new match (`match_id`, or a new id if empty) started.
   std::shared_ptr<MatchActor> create_match(Variant variant, inarow::v1::MatchKind kind, bool rated,
                                            ClockSetting clock, std::array<std::string, 2> players,
-                                           std::array<std::string, 2> levels);
+                                           std::array<std::string, 2> levels,
+                                           std::string match_id = {});
+  // The list from this node's matchmaker, and its entry for one seek.
+  inarow::v1::SeekList local_seek_list() const;
+  inarow::v1::OpenSeek open_seek(const std::string& player, const Variant& variant,
+                                 ClockSetting clock, bool rated, const std::string& seek_id) const;
+  // The counts and a page of the shared pool, as one node's list has them.
+  inarow::v1::SeekList shared_seek_list(const SeekPage& page) const;
+  // A seek of the shared pool accepted (on the strand).
+  void accepted_shared(const std::string& player, const std::string& seek_id,
+                       const std::string& match_id, inarow::expected<Accepted, std::string> result,
+                       std::function<void(Expected<std::string>)> then);
+  // The followers get `list`; on a cluster's node only if it changed.
+  void publish(inarow::v1::SeekList list);
+  // On a cluster's node, while anyone follows: the pool read again.
+  void arm_poll();
   Seat seat_for(const Player& p, const Variant& v, std::string level) const;
   void arm_tick();
   // Live matches of these kinds that `player` is seated in.
@@ -128,6 +153,7 @@ class Lobby {
   bool below_limit(const std::string& player, inarow::v1::MatchKind kind);
   Expected<void> check_limit(const std::string& player, inarow::v1::MatchKind kind,
                              const char* who);
+  Failure limit_failure(inarow::v1::MatchKind kind, const char* who) const;
   // Rematch offers that involve `player` lapse (they left or began another match).
   void lapse_offers(const std::string& player);
   // The player's open private game goes (its code too, across the cluster).
@@ -149,6 +175,9 @@ class Lobby {
   std::unordered_map<Connection*, std::weak_ptr<Connection>> followers_;
   boost::asio::steady_timer feed_timer_;
   bool feed_armed_ = false;
+  boost::asio::steady_timer poll_timer_;
+  bool polling_ = false;
+  std::string last_feed_;         // the last list the followers got, serialized (a cluster's node)
   std::uint64_t seek_count_ = 0;  // seeks made: the next seek's id
   Elsewhere* elsewhere_ = nullptr;
   bool shutting_down_ = false;

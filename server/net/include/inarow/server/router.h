@@ -65,11 +65,28 @@ class Elsewhere {
   // Private codes opened here (others join through this node) and closed.
   virtual void code_opened(const std::string& code) = 0;
   virtual void code_closed(const std::string& code) = 0;
-  // A seek into the shared pool (paired there, across nodes), whether the
-  // player has one there, and out of it (false: they had none).
-  virtual void seek(SharedSeek seek) = 0;
+  // A seek into the shared pool (paired there, across nodes), unless its
+  // player seeks already or is at the cap on live matches against people
+  // (counted across the nodes): what became of it, to `then` (on another
+  // thread); whether the player has one there; and out of it (false: they
+  // had none).
+  virtual void seek(
+      SharedSeek seek,
+      std::function<void(inarow::expected<Directory::SeekAdded, std::string>)> then) = 0;
   virtual bool seeking(const std::string& player_id) = 0;
   virtual bool cancel_seek(const std::string& player_id) = 0;
+  // The first `limit` seeks of the shared pool and how many are open, to
+  // `then` (on another thread).
+  virtual void list_seeks(std::size_t limit,
+                          std::function<void(inarow::expected<SeekPage, std::string>)> then) = 0;
+  // `player` (`busy`: at the cap as this node sees it) accepts `seek_id`
+  // from the pool, to play in `match_id` made here: what became of it, to
+  // `then` (on another thread).
+  virtual void accept_seek(std::string seek_id, std::string player, bool busy, std::string match_id,
+                           std::function<void(inarow::expected<Accepted, std::string>)> then) = 0;
+  // A match against people made here: it counts toward both players' cap
+  // on every node while it is live.
+  virtual void count_match(const std::string& match_id, std::vector<std::string> players) = 0;
 };
 
 class Router {
@@ -115,8 +132,8 @@ class Router {
       std::string match_id, std::string player_id,
       std::function<void(const ConnectionPtr&, const std::string& player_id)> attach);
   // Two seeks paired in the shared pool, one of them this node's: the
-  // match is made here.
-  void paired(SharedSeek first, SharedSeek second);
+  // match, `match_id`, is made here.
+  void paired(SharedSeek first, SharedSeek second, std::string match_id);
   // This node holds the lease of a live match at `generation` (above the
   // store's): the store is told (TakeOver), the match read back and run
   // here. `done` (on the router's strand, or the store writer's thread)
