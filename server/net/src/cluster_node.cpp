@@ -535,10 +535,17 @@ void ClusterNode::gone(Connection* connection) {
   client_links_.erase(it);
 }
 
-void ClusterNode::seated_away(const std::string& match_id, const std::string& player_id) {
-  presence_.enqueue([this, match_id, player_id](Directory& directory) {
+void ClusterNode::seated_away(const std::string& match_id, const std::string& player_id,
+                              const std::vector<ConnectionPtr>& following) {
+  std::set<std::string> linked;  // nodes whose client follows the match through a link
+  for (const ConnectionPtr& c : following)
+    linked.insert(static_cast<const RelayedConnection&>(*c).client_node());
+  presence_.enqueue([this, match_id, player_id, linked = std::move(linked)](Directory& directory) {
     auto where = directory.location(player_id);
     if (!where || !*where || **where == node_id_) return;
+    // That node's client is seated through its link already: attaching it
+    // again would replay the match to it from the start, every event twice.
+    if (linked.contains(**where)) return;
     nv1::NodeMessage seated;
     seated.mutable_seated()->set_match_id(match_id);
     seated.mutable_seated()->set_player_id(player_id);

@@ -103,7 +103,8 @@ class ClusterNode : public Elsewhere, public std::enable_shared_from_this<Cluste
   void match_made(const std::string& match_id, const std::vector<ConnectionPtr>& relayed) override;
   void match_ended(const std::string& match_id) override;
   void match_moved(const std::string& match_id) override;
-  void seated_away(const std::string& match_id, const std::string& player_id) override;
+  void seated_away(const std::string& match_id, const std::string& player_id,
+                   const std::vector<ConnectionPtr>& following) override;
   void code_opened(const std::string& code) override;
   void code_closed(const std::string& code) override;
   void seek(SharedSeek seek,
