@@ -103,10 +103,11 @@ for run in $(seq "$runs"); do
     probe_env=()
     case $config in
       sqlite-1) args+=(--store "$work/$db.sqlite") ;;
-      pg-1) args+=(--store "$pg_uri"); probe_env=(INAROW_PROBE_PG="$pg_uri") ;;
+      pg-1) args+=(--store "$pg_uri"); probe_env=(INAROW_PROBE_PG="$pg_uri" INAROW_PROBE_PG_PID="$pg_pid") ;;
       pg-3-seek | pg-3-next | pg-3-same)
         args+=(--nodes 3 --store "$pg_uri" --redis "$redis_uri")
-        probe_env=(INAROW_PROBE_PG="$pg_uri" INAROW_PROBE_REDIS_PORT="$redis_port")
+        probe_env=(INAROW_PROBE_PG="$pg_uri" INAROW_PROBE_PG_PID="$pg_pid"
+                   INAROW_PROBE_REDIS_PORT="$redis_port")
         case $config in
           pg-3-seek) args+=(--pairing seek) ;;
           pg-3-next) args+=(--pairing code --joiner-node next) ;;

@@ -22,8 +22,8 @@ FIGURES = [
     ("errors", r"^errors\s+(\d+)"),
     ("stalled", r"^stalled\s+(\d+)"),
 ]
-PER_MOVE = ["forwarded", "redis_commands", "pg_rows_inserted", "pg_rows_updated",
-            "pg_rows_deleted", "pg_commits", "pg_wal_bytes", "pg_wal_syncs"]
+PER_MOVE = ["forwarded", "redis_commands", "redis_cpu_us", "pg_rows_inserted", "pg_rows_updated",
+            "pg_rows_deleted", "pg_commits", "pg_wal_bytes", "pg_wal_syncs", "pg_cpu_us"]
 
 
 def read(path):
