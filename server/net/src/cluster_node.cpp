@@ -317,17 +317,20 @@ void ClusterNode::pair_seeks(Directory& directory) {
     for (const auto& [player, seek] : seeks_)
       mine.push_back(seek);
   }
-  for (const SharedSeek& seek : mine) {
-    // The pool holds the new match for both players, so that no other
-    // pair or accept takes either of them past the cap meanwhile.
-    const MatchSlot slot{new_match_id(), config_.max_human_matches_per_player, lease_ttl_};
-    auto pair = directory.pair(seek.seek_id, config_.matchmaker, unix_ms(), slot);
-    if (!pair || !*pair) continue;
-    auto& [first, second] = **pair;
-    seek_gone(first);
-    seek_gone(second);
-    router_.paired(std::move(first), std::move(second), slot.match_id);
-  }
+  for (const SharedSeek& seek : mine)
+    pair_seek(directory, seek);
+}
+
+void ClusterNode::pair_seek(Directory& directory, const SharedSeek& seek) {
+  // The pool holds the new match for both players, so that no other
+  // pair or accept takes either of them past the cap meanwhile.
+  const MatchSlot slot{new_match_id(), config_.max_human_matches_per_player, lease_ttl_};
+  auto pair = directory.pair(seek.seek_id, config_.matchmaker, unix_ms(), slot);
+  if (!pair || !*pair) return;
+  auto& [first, second] = **pair;
+  seek_gone(first);
+  seek_gone(second);
+  router_.paired(std::move(first), std::move(second), slot.match_id);
 }
 
 void ClusterNode::seek_gone(const SharedSeek& seek) {
@@ -631,7 +634,11 @@ void ClusterNode::seek(
         seeks_.erase(it);
     }
     then(std::move(added));
-    if (in) pair_seeks(directory);
+    // This seek alone: the others were tried when they came and are tried
+    // again every tick. Trying them all here cost a round trip per open
+    // seek for every new one, which with a thousand seekers arriving at
+    // once held this thread (and every forwarded command) for seconds.
+    if (in) pair_seek(directory, seek);
   });
 }
 
