@@ -8,6 +8,7 @@
 #
 #   bash bench/cluster/run.sh [BUILD_DIR] [SECONDS] [RUNS] [CONNECTIONS]
 #   bash bench/cluster/run.sh build/release 20 2 2000
+#   THINK_MS=1000 bash bench/cluster/run.sh    # paced: each move after ~1 s (0.5-1.5 s)
 #
 # Configurations (inarow-load with --bot-fraction 0, players placed on the
 # nodes in turn):
@@ -26,6 +27,7 @@ seconds=${2:-20}
 runs=${3:-2}
 connections=${4:-2000}
 configs=${CONFIGS:-"sqlite-1 pg-1 pg-3-seek pg-3-next pg-3-same"}
+think_ms=${THINK_MS:-0}  # 0: every move at once, as fast as the servers answer
 [[ $build = /* ]] || build="$root/$build"
 load="$build/bench/server/inarow-load"
 server="$build/server/inarow-server"
@@ -99,6 +101,7 @@ for run in $(seq "$runs"); do
     pg_uri="postgresql://inarow@127.0.0.1:$pg_port/$db"
     redis_uri="redis://127.0.0.1:$redis_port"
     args=(--spawn "$server" -n "$connections" --bot-fraction 0 --seconds "$seconds" --warmup 3
+          --think-ms "$think_ms"
           --probe "bash $root/bench/cluster/probe.sh")
     probe_env=()
     case $config in
