@@ -14,9 +14,9 @@
 namespace inarow::bench {
 
 struct ProcSample {
-  double cpu_s = 0;    // user + system CPU seconds so far
-  long rss_kib = -1;   // resident memory now
-  long hwm_kib = -1;   // peak resident memory
+  double cpu_s = 0;   // user + system CPU seconds so far
+  long rss_kib = -1;  // resident memory now
+  long hwm_kib = -1;  // peak resident memory
 };
 
 // A process's CPU time and memory; all -1/0 for pid <= 0 or a vanished process.
@@ -48,6 +48,29 @@ inline ProcSample sample_process(int pid) {
     status.ignore(1 << 12, '\n');
   }
   return s;
+}
+
+// The whole machine's CPU time from /proc/stat, in seconds of all cores
+// together: busy (everything but idle and iowait) and the total.
+struct MachineCpu {
+  double busy_s = 0;
+  double total_s = 0;
+};
+
+inline MachineCpu sample_machine() {
+  MachineCpu m;
+  std::ifstream stat("/proc/stat");
+  std::string cpu;
+  stat >> cpu;  // the first line adds up every core
+  double field = 0;
+  for (int i = 0; i < 8 && stat >> field; ++i) {
+    m.total_s += field;
+    if (i != 3 && i != 4) m.busy_s += field;  // 3: idle, 4: iowait
+  }
+  const auto tick = static_cast<double>(sysconf(_SC_CLK_TCK));
+  m.busy_s /= tick;
+  m.total_s /= tick;
+  return m;
 }
 
 // The p-th percentile (0..100) by nearest rank below; 0 for no samples.

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <signal.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -33,6 +34,8 @@ inline std::pair<int, std::uint16_t> spawn_server(const std::string& binary,
   if (pipe(out) != 0) return {0, 0};
   const pid_t pid = fork();
   if (pid == 0) {
+    // A driver killed (by a timeout, say) takes its servers with it.
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
     dup2(out[1], STDOUT_FILENO);
     dup2(out[1], STDERR_FILENO);
     close(out[0]);

@@ -317,17 +317,20 @@ void ClusterNode::pair_seeks(Directory& directory) {
     for (const auto& [player, seek] : seeks_)
       mine.push_back(seek);
   }
-  for (const SharedSeek& seek : mine) {
-    // The pool holds the new match for both players, so that no other
-    // pair or accept takes either of them past the cap meanwhile.
-    const MatchSlot slot{new_match_id(), config_.max_human_matches_per_player, lease_ttl_};
-    auto pair = directory.pair(seek.seek_id, config_.matchmaker, unix_ms(), slot);
-    if (!pair || !*pair) continue;
-    auto& [first, second] = **pair;
-    seek_gone(first);
-    seek_gone(second);
-    router_.paired(std::move(first), std::move(second), slot.match_id);
-  }
+  for (const SharedSeek& seek : mine)
+    pair_seek(directory, seek);
+}
+
+void ClusterNode::pair_seek(Directory& directory, const SharedSeek& seek) {
+  // The pool holds the new match for both players, so that no other
+  // pair or accept takes either of them past the cap meanwhile.
+  const MatchSlot slot{new_match_id(), config_.max_human_matches_per_player, lease_ttl_};
+  auto pair = directory.pair(seek.seek_id, config_.matchmaker, unix_ms(), slot);
+  if (!pair || !*pair) return;
+  auto& [first, second] = **pair;
+  seek_gone(first);
+  seek_gone(second);
+  router_.paired(std::move(first), std::move(second), slot.match_id);
 }
 
 void ClusterNode::seek_gone(const SharedSeek& seek) {
@@ -535,10 +538,17 @@ void ClusterNode::gone(Connection* connection) {
   client_links_.erase(it);
 }
 
-void ClusterNode::seated_away(const std::string& match_id, const std::string& player_id) {
-  presence_.enqueue([this, match_id, player_id](Directory& directory) {
+void ClusterNode::seated_away(const std::string& match_id, const std::string& player_id,
+                              const std::vector<ConnectionPtr>& following) {
+  std::set<std::string> linked;  // nodes whose client follows the match through a link
+  for (const ConnectionPtr& c : following)
+    linked.insert(static_cast<const RelayedConnection&>(*c).client_node());
+  presence_.enqueue([this, match_id, player_id, linked = std::move(linked)](Directory& directory) {
     auto where = directory.location(player_id);
     if (!where || !*where || **where == node_id_) return;
+    // That node's client is seated through its link already: attaching it
+    // again would replay the match to it from the start, every event twice.
+    if (linked.contains(**where)) return;
     nv1::NodeMessage seated;
     seated.mutable_seated()->set_match_id(match_id);
     seated.mutable_seated()->set_player_id(player_id);
@@ -624,7 +634,11 @@ void ClusterNode::seek(
         seeks_.erase(it);
     }
     then(std::move(added));
-    if (in) pair_seeks(directory);
+    // This seek alone: the others were tried when they came and are tried
+    // again every tick. Trying them all here cost a round trip per open
+    // seek for every new one, which with a thousand seekers arriving at
+    // once held this thread (and every forwarded command) for seconds.
+    if (in) pair_seek(directory, seek);
   });
 }
 

@@ -103,7 +103,8 @@ class ClusterNode : public Elsewhere, public std::enable_shared_from_this<Cluste
   void match_made(const std::string& match_id, const std::vector<ConnectionPtr>& relayed) override;
   void match_ended(const std::string& match_id) override;
   void match_moved(const std::string& match_id) override;
-  void seated_away(const std::string& match_id, const std::string& player_id) override;
+  void seated_away(const std::string& match_id, const std::string& player_id,
+                   const std::vector<ConnectionPtr>& following) override;
   void code_opened(const std::string& code) override;
   void code_closed(const std::string& code) override;
   void seek(SharedSeek seek,
@@ -163,7 +164,10 @@ class ClusterNode : public Elsewhere, public std::enable_shared_from_this<Cluste
   // A client's message for a match this node owns now, run here.
   void deliver_here(const Outbound& out);
   void renew_leases(Directory& directory);
+  // Tries to pair each of this node's seeks (the tick: windows widen), or
+  // one seek just added (only it can fit where nothing fitted before).
   void pair_seeks(Directory& directory);
+  void pair_seek(Directory& directory, const SharedSeek& seek);
   // A seek of this node's (by player) went from the pool; `seek` names it,
   // and its node is told if it is another's.
   void seek_gone(const SharedSeek& seek);

@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <array>
 #include <string_view>
 
 #include "ids.h"
@@ -664,12 +665,16 @@ std::shared_ptr<MatchActor> Lobby::create_match(Variant variant, v1::MatchKind k
   services_->metrics.matches_live[kind].fetch_add(1, std::memory_order_relaxed);
 
   std::vector<std::pair<std::weak_ptr<Connection>, Side>> seated;
-  std::vector<ConnectionPtr> relayed;  // other nodes' clients, through links
+  std::vector<ConnectionPtr> relayed;                    // other nodes' clients, through links
+  std::array<std::vector<ConnectionPtr>, 2> relayed_of;  // the same, by seat
   for (int s = 0; s < 2; ++s) {
     Player& p = identity_.at(seat_ids[s]);
     p.matches.insert(actor->id());
     for (auto& connection : identity_.live_connections(p)) {
-      if (auto c = connection.lock(); c && c->relayed()) relayed.push_back(std::move(c));
+      if (auto c = connection.lock(); c && c->relayed()) {
+        relayed.push_back(c);
+        relayed_of[static_cast<std::size_t>(s)].push_back(std::move(c));
+      }
       seated.emplace_back(connection, static_cast<Side>(s));
     }
   }
@@ -679,9 +684,9 @@ std::shared_ptr<MatchActor> Lobby::create_match(Variant variant, v1::MatchKind k
   if (elsewhere_) {
     // Their nodes learn where the match lives before they hear of it.
     elsewhere_->match_made(actor->id(), relayed);
-    for (const std::string& id : seat_ids) {
-      if (Player* p = identity_.find(id); p && !p->bot && !Identity::online_here(*p))
-        elsewhere_->seated_away(actor->id(), id);
+    for (std::size_t s = 0; s < 2; ++s) {
+      if (Player* p = identity_.find(seat_ids[s]); p && !p->bot && !Identity::online_here(*p))
+        elsewhere_->seated_away(actor->id(), seat_ids[s], relayed_of[s]);
     }
     // A match against people counts toward its players' cap on every node.
     if (kind == v1::MATCH_KIND_SEEK || kind == v1::MATCH_KIND_PRIVATE)

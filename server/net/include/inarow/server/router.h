@@ -60,8 +60,11 @@ class Elsewhere {
   virtual void match_ended(const std::string& match_id) = 0;
   // A match here let go of itself (another node owns it now).
   virtual void match_moved(const std::string& match_id) = 0;
-  // A match made here seats a player connected to another node.
-  virtual void seated_away(const std::string& match_id, const std::string& player_id) = 0;
+  // A match made here seats a player connected to another node. `following`:
+  // that player's links here, seated with the match already (their nodes
+  // hear every event through them and need not attach again).
+  virtual void seated_away(const std::string& match_id, const std::string& player_id,
+                           const std::vector<ConnectionPtr>& following) = 0;
   // Private codes opened here (others join through this node) and closed.
   virtual void code_opened(const std::string& code) = 0;
   virtual void code_closed(const std::string& code) = 0;
