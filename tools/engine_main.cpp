@@ -28,9 +28,12 @@ Variant variant_or_exit(const std::string& name) {
   return *v;
 }
 
-// solve: one position a line in, one verdict a line out.
-int run_solve(const Variant& v, bool weak, std::size_t tt_mb) {
-  Searcher searcher(v, {}, tt_mb);
+// Positions from standard input, one a line (its first field; "" or "-"
+// is the start): each playable one goes to `answer` with the text it was
+// given as, each other one is named on standard error and the rest go on.
+// The exit status: 1 if any line was not a playable position.
+template <class Answer>
+int each_position(const Variant& v, Answer answer) {
   std::string line;
   int line_no = 0, failures = 0;
   while (std::getline(std::cin, line)) {
@@ -51,15 +54,23 @@ int run_solve(const Variant& v, bool weak, std::size_t tt_mb) {
       ++failures;
       continue;
     }
+    answer(shown, *game);
+  }
+  return failures == 0 ? 0 : 1;
+}
+
+// solve: one position a line in, one verdict a line out.
+int run_solve(const Variant& v, bool weak, std::size_t tt_mb) {
+  Searcher searcher(v, {}, tt_mb);
+  return each_position(v, [&](const std::string& shown, const Game& game) {
     searcher.clear();
-    const Solution s = searcher.solve(*game, weak);
+    const Solution s = searcher.solve(game, weak);
     const char* value = s.value_for_mover == Outcome::first_wins    ? "win"
                         : s.value_for_mover == Outcome::second_wins ? "loss"
                                                                     : "draw";
     std::cout << shown << ' ' << value << ' ' << (weak ? std::string("-") : std::to_string(s.plies))
               << ' ' << format_move(v, s.best) << ' ' << s.nodes << '\n';
-  }
-  return failures == 0 ? 0 : 1;
+  });
 }
 
 // play: a person against a bot level, at a terminal or with moves piped in.
@@ -200,28 +211,13 @@ std::string describe_score(Score s) {
 // line: best move, score, depth, nodes and principal variation.
 int run_analyse(const Variant& v, const Limits& limits, std::size_t tt_mb) {
   Searcher searcher(v, {}, tt_mb);
-  std::string line;
-  int line_no = 0, failures = 0;
-  while (std::getline(std::cin, line)) {
-    ++line_no;
-    std::istringstream fields(line);
-    std::string text;
-    fields >> text;
-    const std::string shown = text.empty() ? "-" : text;
-    auto game = Game::parse(v, text);
-    if (!game || game->over()) {
-      std::cerr << "line " << line_no << ": '" << shown << "' "
-                << (game ? "the game is already over" : game.error().describe()) << "\n";
-      ++failures;
-      continue;
-    }
+  return each_position(v, [&](const std::string& shown, const Game& game) {
     searcher.clear();
-    const SearchResult r = searcher.search(*game, limits);
+    const SearchResult r = searcher.search(game, limits);
     std::cout << shown << ' ' << format_move(v, r.best) << ' ' << describe_score(r.score)
               << " depth " << r.depth << " nodes " << r.nodes << " pv " << format_moves(v, r.pv)
               << '\n';
-  }
-  return failures == 0 ? 0 : 1;
+  });
 }
 
 }  // namespace

@@ -116,6 +116,16 @@ end
 local function hold(p, player, match, until_ms)
   redis.call('ZADD', p .. 'playing:' .. player, until_ms, match)
 end
+-- The 8 fields of each seek of `ids` still there, appended to `out`.
+local function append_seeks(out, p, ids)
+  for _, id in ipairs(ids) do
+    local s = read_seek(p, id)
+    if s[1] then
+      for i = 1, 8 do out[#out + 1] = s[i] end
+    end
+  end
+  return out
+end
 )lua";
 
 Script seek_script(const char* body) {
@@ -316,28 +326,15 @@ return s
 // KEYS: a pool (of some terms, or all). ARGV: prefix. 8 strings a seek.
 const Script kSeeks = seek_script(R"lua(
 sweep(ARGV[1])
-local out = {}
-for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
-  local s = read_seek(ARGV[1], id)
-  if s[1] then
-    for i = 1, 8 do out[#out + 1] = s[i] end
-  end
-end
-return out
+return append_seeks({}, ARGV[1], redis.call('ZRANGE', KEYS[1], 0, -1))
 )lua");
 
 // ARGV: prefix, limit. The number open, then 8 strings a seek.
 const Script kSeekPage = seek_script(R"lua(
 local p = ARGV[1]
 sweep(p)
-local out = {redis.call('ZCARD', p .. 'pool')}
-for _, id in ipairs(redis.call('ZRANGE', p .. 'pool', 0, tonumber(ARGV[2]) - 1)) do
-  local s = read_seek(p, id)
-  if s[1] then
-    for i = 1, 8 do out[#out + 1] = s[i] end
-  end
-end
-return out
+return append_seeks({redis.call('ZCARD', p .. 'pool')}, p,
+                    redis.call('ZRANGE', p .. 'pool', 0, tonumber(ARGV[2]) - 1))
 )lua");
 
 // ARGV: prefix, node. How many seeks went.
