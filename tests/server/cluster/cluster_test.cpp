@@ -326,29 +326,6 @@ TEST(Cluster, ANodeThatStopsHandsItsMatchesOverAndThePlayersResume) {
 
 // ---- The lobby across the nodes ----
 
-v1::ClientMessage seek_message(const std::string& variant, std::int64_t initial_ms,
-                               std::int64_t increment_ms, bool rated) {
-  v1::ClientMessage m;
-  auto* s = m.mutable_seek();
-  s->set_variant(variant);
-  s->mutable_time_control()->set_initial_ms(initial_ms);
-  s->mutable_time_control()->set_increment_ms(increment_ms);
-  s->set_rated(rated);
-  return m;
-}
-
-v1::ClientMessage list_seeks_message(bool follow = false) {
-  v1::ClientMessage m;
-  m.mutable_list_seeks()->set_follow(follow);
-  return m;
-}
-
-v1::ClientMessage accept_message(const std::string& seek_id) {
-  v1::ClientMessage m;
-  m.mutable_accept_seek()->set_seek_id(seek_id);
-  return m;
-}
-
 v1::SeekList list_seeks(WsClient& c) {
   auto reply = c.request(list_seeks_message());
   EXPECT_TRUE(reply.has_seek_list()) << reply.DebugString();

@@ -21,29 +21,6 @@ namespace {
 
 using Kind = v1::MatchEvent::KindCase;
 
-v1::ClientMessage seek_message(const std::string& variant, std::int64_t initial_ms,
-                               std::int64_t increment_ms, std::optional<bool> rated) {
-  v1::ClientMessage m;
-  auto* s = m.mutable_seek();
-  s->set_variant(variant);
-  s->mutable_time_control()->set_initial_ms(initial_ms);
-  s->mutable_time_control()->set_increment_ms(increment_ms);
-  if (rated) s->set_rated(*rated);
-  return m;
-}
-
-v1::ClientMessage list_seeks_message(bool follow = false) {
-  v1::ClientMessage m;
-  m.mutable_list_seeks()->set_follow(follow);
-  return m;
-}
-
-v1::ClientMessage accept_message(const std::string& seek_id) {
-  v1::ClientMessage m;
-  m.mutable_accept_seek()->set_seek_id(seek_id);
-  return m;
-}
-
 v1::ClientMessage cancel_message() {
   v1::ClientMessage m;
   m.mutable_cancel_seek();

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "inarow/v1/inarow.pb.h"
@@ -53,6 +54,32 @@ inline v1::ClientMessage create_private_message(const std::string& variant) {
 inline v1::ClientMessage join_private_message(const std::string& code) {
   v1::ClientMessage m;
   m.mutable_join_private()->set_code(code);
+  return m;
+}
+
+// A seek (`rated` unset leaves the field out: the server's default), the
+// open seeks' list, and accepting one of them.
+inline v1::ClientMessage seek_message(const std::string& variant, std::int64_t initial_ms,
+                                      std::int64_t increment_ms,
+                                      std::optional<bool> rated = std::nullopt) {
+  v1::ClientMessage m;
+  auto* s = m.mutable_seek();
+  s->set_variant(variant);
+  s->mutable_time_control()->set_initial_ms(initial_ms);
+  s->mutable_time_control()->set_increment_ms(increment_ms);
+  if (rated) s->set_rated(*rated);
+  return m;
+}
+
+inline v1::ClientMessage list_seeks_message(bool follow = false) {
+  v1::ClientMessage m;
+  m.mutable_list_seeks()->set_follow(follow);
+  return m;
+}
+
+inline v1::ClientMessage accept_message(const std::string& seek_id) {
+  v1::ClientMessage m;
+  m.mutable_accept_seek()->set_seek_id(seek_id);
   return m;
 }
 
