@@ -394,17 +394,7 @@ TEST(Cluster, EveryNodeListsTheWholePoolAndAcceptsASeekMadeOnAnother) {
     ASSERT_EQ(seen.seeks_size(), 2) << "a page of two, node " << node;
     EXPECT_EQ(seen.players_online(), 2u);  // this node's: the lister and one seeker
     EXPECT_EQ(seen.games_in_play(), 0u);
-    const v1::OpenSeek& s = seen.seeks(0);
-    EXPECT_EQ(s.seek_id(), "list-c/s1");
-    EXPECT_EQ(s.player().id(), ada.player_id());
-    EXPECT_EQ(s.player().name(), "Ada");
-    EXPECT_FALSE(s.player().bot());
-    EXPECT_DOUBLE_EQ(s.player().rating().rating(), 1500.0);
-    EXPECT_DOUBLE_EQ(s.player().rating().deviation(), 350.0);
-    EXPECT_EQ(s.variant(), "connect4");
-    EXPECT_EQ(s.time_control().initial_ms(), 120'000);
-    EXPECT_EQ(s.time_control().increment_ms(), 1'000);
-    EXPECT_FALSE(s.rated());
+    expect_new_players_casual_seek(seen.seeks(0), "list-c/s1", ada.player_id(), "Ada");
     const v1::OpenSeek& t = seen.seeks(1);
     EXPECT_EQ(t.seek_id(), "list-b/s1");
     EXPECT_EQ(t.player().id(), bob.player_id());

@@ -65,17 +65,7 @@ TEST(Seeks, ListedWithExactFieldsThenAcceptedAtOnce) {
   EXPECT_EQ(seen.total(), 1u);
   EXPECT_EQ(seen.players_online(), 2u);
   EXPECT_EQ(seen.games_in_play(), 0u);
-  const v1::OpenSeek& s = seen.seeks(0);
-  EXPECT_EQ(s.seek_id(), "s1");
-  EXPECT_EQ(s.player().id(), ada.player_id());
-  EXPECT_EQ(s.player().name(), "ada");
-  EXPECT_FALSE(s.player().bot());
-  EXPECT_DOUBLE_EQ(s.player().rating().rating(), 1500.0);
-  EXPECT_DOUBLE_EQ(s.player().rating().deviation(), 350.0);
-  EXPECT_EQ(s.variant(), "connect4");
-  EXPECT_EQ(s.time_control().initial_ms(), 120'000);
-  EXPECT_EQ(s.time_control().increment_ms(), 1'000);
-  EXPECT_FALSE(s.rated());
+  expect_new_players_casual_seek(seen.seeks(0), "s1", ada.player_id(), "ada");
 
   // Accepted: the seeker plays first, on the seek's terms. The accepter's
   // own seek goes: they have their game.

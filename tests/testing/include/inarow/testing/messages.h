@@ -95,6 +95,22 @@ inline v1::ClientMessage ping_message() {
   return m;
 }
 
+// A new player's casual connect-four seek at 2 minutes + 1 s, as the open
+// seeks' list shows it.
+inline void expect_new_players_casual_seek(const v1::OpenSeek& s, const std::string& seek_id,
+                                           const std::string& player_id, const std::string& name) {
+  EXPECT_EQ(s.seek_id(), seek_id);
+  EXPECT_EQ(s.player().id(), player_id);
+  EXPECT_EQ(s.player().name(), name);
+  EXPECT_FALSE(s.player().bot());
+  EXPECT_DOUBLE_EQ(s.player().rating().rating(), 1500.0);
+  EXPECT_DOUBLE_EQ(s.player().rating().deviation(), 350.0);
+  EXPECT_EQ(s.variant(), "connect4");
+  EXPECT_EQ(s.time_control().initial_ms(), 120'000);
+  EXPECT_EQ(s.time_control().increment_ms(), 1'000);
+  EXPECT_FALSE(s.rated());
+}
+
 inline void expect_ack(const v1::ServerMessage& m) {
   ASSERT_TRUE(m.has_ack()) << m.DebugString();
 }
