@@ -23,6 +23,32 @@ constexpr std::array<Level, 6> kLevels = {{
     {"master", 0, 3000, 0, 0, true},
 }};
 
+// Wide boards: every level runs the forcing search at its root, so even a
+// one-ply bot plays a win by fours it is given and blocks one; what tells
+// the levels apart is how often they throw a move away and how far they see
+// into quiet play. The middle levels count nodes rather than time, so a busy
+// server plays them at the same strength, only slower; the top two take the
+// time they are given. bots/weights/gomoku_levels.txt has what they measured.
+constexpr std::array<Level, 6> kWideLevels = {{
+    // name      depth time  blunder% noise solve nodes
+    {"beginner", 1, 0, 25, 60, false, 0},
+    {"easy", 2, 0, 6, 20, false, 0},
+    {"medium", 0, 0, 0, 0, false, 20'000},
+    {"hard", 0, 0, 0, 0, false, 150'000},
+    {"expert", 0, 1000, 0, 0, false, 0},
+    {"master", 0, 3000, 0, 0, false, 0},
+}};
+
+bool wide(const Variant& v) {
+  return v.k >= 5 && !v.gravity;
+}
+
+std::optional<Level> find_in(std::span<const Level> table, std::string_view name) {
+  for (const Level& l : table)
+    if (l.name == name) return l;
+  return std::nullopt;
+}
+
 // Positions this small are solved exactly instead of searched.
 bool small_enough_to_solve(const Game& game) {
   const Variant& v = game.variant();
@@ -128,13 +154,29 @@ std::span<const Level> levels() {
   return kLevels;
 }
 
+std::span<const Level> levels(const Variant& v) {
+  if (wide(v)) return kWideLevels;
+  return kLevels;
+}
+
 std::optional<Level> find_level(std::string_view name) {
-  for (const Level& l : kLevels)
-    if (l.name == name) return l;
-  return std::nullopt;
+  return find_in(kLevels, name);
+}
+
+std::optional<Level> find_level(std::string_view name, const Variant& v) {
+  return find_in(levels(v), name);
 }
 
 expected<BotSpec, Error> BotSpec::parse(std::string_view text) {
+  return parse_with(text, kLevels);
+}
+
+expected<BotSpec, Error> BotSpec::parse(std::string_view text, const Variant& v) {
+  return parse_with(text, levels(v));
+}
+
+expected<BotSpec, Error> BotSpec::parse_with(std::string_view text,
+                                             std::span<const Level> table) {
   BotSpec spec;
   spec.text = std::string(text);
   if (text.empty()) return unexpected(spec_error(0, "empty bot specification"));
@@ -154,8 +196,9 @@ expected<BotSpec, Error> BotSpec::parse(std::string_view text) {
             spec_error(offset, "expected key=value, found '" + std::string(item) + "'"));
       if (item == "random") {
         spec.random = true;
-      } else if (auto level = find_level(item)) {
+      } else if (auto level = find_in(table, item)) {
         spec.level = *level;
+        spec.nodes = level->nodes;
       } else {
         std::string names;
         for (const Level& l : kLevels)
@@ -214,9 +257,15 @@ std::unique_ptr<Bot> make_random_bot(std::uint64_t seed) {
   return std::make_unique<RandomBot>(seed);
 }
 
-expected<std::unique_ptr<Bot>, Error> make_bot(const Variant& v, const BotSpec& spec,
+expected<std::unique_ptr<Bot>, Error> make_bot(const Variant& v, const BotSpec& given,
                                                std::uint64_t seed) {
-  if (spec.random) return std::unique_ptr<Bot>(make_random_bot(seed));
+  if (given.random) return std::unique_ptr<Bot>(make_random_bot(seed));
+  // A level name stands for this board's preset of that name, with the
+  // settings written after it still on top; the text was parsed once
+  // already, so it parses again.
+  BotSpec spec = given;
+  if (wide(v) && !given.text.empty())
+    if (auto resolved = BotSpec::parse(given.text, v)) spec = std::move(*resolved);
   Weights weights = Weights::defaults(v);
   if (!spec.weights_path.empty()) {
     auto loaded = load_weights(v, spec.weights_path);

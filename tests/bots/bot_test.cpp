@@ -17,6 +17,42 @@ TEST(Levels, AreOrderedWeakestFirst) {
   EXPECT_FALSE(find_level("grandmaster"));
 }
 
+// Gomoku-sized boards have presets of their own under the same names.
+TEST(Levels, WideBoardsHaveTheirOwnPresets) {
+  const Variant gomoku = Variant::gomoku();
+  ASSERT_EQ(levels(gomoku).size(), levels().size());
+  for (std::size_t i = 0; i < levels().size(); ++i)
+    EXPECT_EQ(levels(gomoku)[i].name, levels()[i].name);
+  EXPECT_EQ(find_level("hard", gomoku)->nodes, 150'000u);
+  EXPECT_EQ(find_level("hard", gomoku)->depth, 0);
+  EXPECT_EQ(find_level("hard")->depth, 6);
+  EXPECT_EQ(find_level("hard", Variant::connect4())->depth, 6);
+  // k = 5 with gravity is connect-four-like: the small boards' table.
+  EXPECT_EQ(find_level("hard", *Variant::parse("mnk:9,9,5,gravity"))->depth, 6);
+  EXPECT_EQ(find_level("medium", *Variant::parse("mnk:19,19,5"))->nodes, 20'000u);
+  EXPECT_FALSE(find_level("grandmaster", gomoku));
+
+  EXPECT_EQ(BotSpec::parse("hard", gomoku)->nodes, 150'000u);
+  EXPECT_EQ(BotSpec::parse("hard")->nodes, 0u);
+  // Settings after the name still win over the preset.
+  EXPECT_EQ(BotSpec::parse("hard,nodes=5000", gomoku)->nodes, 5000u);
+  EXPECT_EQ(BotSpec::parse("easy,blunder=0", gomoku)->level.blunder_percent, 0);
+}
+
+// A level named in a spec parsed without a board plays that board's preset:
+// gomoku's medium stops at its 20,000 nodes (checked every 1,024), where
+// connect four's medium would stop at depth 3.
+TEST(Levels, ABotPlaysItsBoardsPreset) {
+  const Variant gomoku = Variant::gomoku();
+  const Game game = *Game::parse(gomoku, "h8h9i9g7j10i8");
+  auto bot = *make_bot(gomoku, *BotSpec::parse("medium"), 1);
+  const Choice c = bot->choose(game, {});
+  EXPECT_TRUE(game.is_legal(c.move));
+  EXPECT_GE(c.nodes, 20'000u);
+  EXPECT_LE(c.nodes, 20'000u + 1024u);
+  EXPECT_GT(c.depth, 3);
+}
+
 TEST(BotSpec, ParsesLevelsAndSettings) {
   auto s = BotSpec::parse("hard,weights=w.txt,tt=4");
   ASSERT_TRUE(s) << s.error().describe();

@@ -93,8 +93,9 @@ void BotMoves::open(Game game, Swap2 opening, std::string level, BotLane lane, F
         if (cancelled) return decision;
         // The decision runs several searches: untimed, they share the
         // level's time for one move rather than take it each.
-        Millis time = BotMoves::budget(clock, side, level, SteadyClock::now());
-        if (const auto l = bots::find_level(level); time.count() == 0 && l)
+        Millis time =
+            BotMoves::budget(clock, side, game.variant(), level, SteadyClock::now());
+        if (const auto l = bots::find_level(level, game.variant()); time.count() == 0 && l)
           time = Millis{l->time_ms};
         if (auto bot = pool_.acquire(game.variant(), level)) {
           decision = bots::decide_swap2(*bot, game, opening, bots::MoveBudget{time, flag},
@@ -108,7 +109,7 @@ void BotMoves::open(Game game, Swap2 opening, std::string level, BotLane lane, F
 
 bots::Choice BotMoves::choose(const Game& game, const std::string& level, const FischerClock& clock,
                               Side side, std::atomic<bool>* stop) {
-  const Millis budget = BotMoves::budget(clock, side, level, SteadyClock::now());
+  const Millis budget = BotMoves::budget(clock, side, game.variant(), level, SteadyClock::now());
   // Bots are borrowed per search: their tables are large, matches many.
   auto bot = pool_.acquire(game.variant(), level);
   if (!bot) return bots::Choice{.move = game.legal_moves().front()};
@@ -174,12 +175,12 @@ bool BotMoves::proves_draw(const Game& game) {
   return r.exact && r.score == 0;
 }
 
-Millis BotMoves::budget(const FischerClock& clock, Side side, const std::string& level,
-                        TimePoint now) {
+Millis BotMoves::budget(const FischerClock& clock, Side side, const Variant& variant,
+                        const std::string& level, TimePoint now) {
   if (!clock.enabled()) return Millis{0};
   const Millis left = clock.remaining(side, now);
   Millis budget = std::max(Millis{5}, left / 30 + clock.increment() * 3 / 4);
-  if (const auto l = bots::find_level(level); l && l->time_ms > 0) {
+  if (const auto l = bots::find_level(level, variant); l && l->time_ms > 0) {
     budget = std::min(budget, Millis{l->time_ms});
   }
   return budget;

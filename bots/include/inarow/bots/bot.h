@@ -44,16 +44,22 @@ class Bot {
 // A strength preset. Elo is measured by `inarow-arena calibrate`.
 struct Level {
   std::string_view name;
-  int depth;            // plies, 0 = unlimited (by time)
-  int time_ms;          // per move, 0 = unlimited (by depth)
+  int depth;            // plies, 0 = unlimited (by time or nodes)
+  int time_ms;          // per move, 0 = unlimited (by depth or nodes)
   int blunder_percent;  // chance of a uniformly random legal move
   int noise;            // picks among moves within this many score points of the best
   bool solve_small;     // solve exactly when few enough cells are empty
+  std::uint64_t nodes = 0;  // per move, 0 = unlimited
 };
 
-// beginner, easy, medium, hard, expert, master: weakest first.
+// beginner, easy, medium, hard, expert, master: weakest first. The names are
+// the same on every board; the presets behind them are not. Wide boards
+// (k >= 5 without gravity: gomoku and its kin) have a table of their own,
+// since a ply there is worth more and costs far more than in connect four.
 std::span<const Level> levels();
+std::span<const Level> levels(const Variant& v);
 std::optional<Level> find_level(std::string_view name);
+std::optional<Level> find_level(std::string_view name, const Variant& v);
 
 // A bot specification: "random", a level name ("hard"), or explicit settings
 // "depth=6,time=200,nodes=100000,noise=0,blunder=0,weights=path,tt=16,solve=1"
@@ -68,6 +74,11 @@ struct BotSpec {
   std::string eval;  // "shapes" or "windows"; empty = the weights' choice
 
   static expected<BotSpec, Error> parse(std::string_view text);
+  // The same text with a level name resolved in `v`'s table (see levels()).
+  static expected<BotSpec, Error> parse(std::string_view text, const Variant& v);
+
+ private:
+  static expected<BotSpec, Error> parse_with(std::string_view text, std::span<const Level> table);
 };
 
 std::unique_ptr<Bot> make_random_bot(std::uint64_t seed);

@@ -85,9 +85,10 @@ class BotMoves {
   static constexpr Millis kDrawJudgeTime{250};
 
   // The time to think with this clock: a slice of what is left plus most of
-  // the increment, at most the level's own time; 0 without a clock.
-  static Millis budget(const FischerClock& clock, Side side, const std::string& level,
-                       TimePoint now);
+  // the increment, at most the level's own time on this board; 0 without a
+  // clock.
+  static Millis budget(const FischerClock& clock, Side side, const Variant& variant,
+                       const std::string& level, TimePoint now);
 
   // Names every worker "inarow-bot" (top -H, the tests) and sets its nice
   // value (0 leaves it), before any search runs.
