@@ -175,7 +175,9 @@ int run_tournament_command(const MatchOptions& mo, const std::vector<std::string
       return 2;
     }
   }
-  cfg->format = format == "gauntlet" ? Format::gauntlet : Format::round_robin;
+  cfg->format = format == "gauntlet" ? Format::gauntlet
+                : format == "ladder"   ? Format::ladder
+                                       : Format::round_robin;
   if (!sprt.empty()) {
     auto s = SprtConfig::parse(sprt);
     if (!s) {
@@ -211,9 +213,11 @@ int main(int argc, char** argv) {
                    "Participant: [name:]spec, spec a bot (hard | depth=4,weights=w.txt) or "
                    "pbrain:COMMAND (repeat; at least two)")
       ->required();
-  tour->add_option("--format", format, "round-robin | gauntlet (first engine against the rest)")
+  tour->add_option("--format", format,
+                   "round-robin | gauntlet (first engine against the rest) | ladder (engines "
+                   "weakest first, each against the next two)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"round-robin", "gauntlet"}));
+      ->check(CLI::IsMember({"round-robin", "gauntlet", "ladder"}));
   tour->add_option("--sprt", sprt, "Stop by SPRT: elo0=0,elo1=5,alpha=0.05,beta=0.05");
   tour->add_option("--json", json_path, "Write the results as JSON to this file");
   tour_opts.add_to(*tour);
@@ -276,6 +280,9 @@ int main(int argc, char** argv) {
   cal->add_option("-o,--out", ladder_out, "Ladder file")->capture_default_str();
   std::string ladder_json;
   cal->add_option("--json", ladder_json, "Also write the ladder as JSON to this file");
+  bool cal_neighbours = false;
+  cal->add_flag("--neighbours", cal_neighbours,
+                "Each level plays only the next two (not every other level)");
   cal_opts.add_to(*cal);
 
   // The tournament is the default: "inarow-arena -e a -e b" means "inarow-arena tournament ...".
@@ -446,6 +453,7 @@ int main(int argc, char** argv) {
       std::cerr << "inarow-arena: " << cfg.error() << "\n";
       return 2;
     }
+    if (cal_neighbours) cfg->format = Format::ladder;
     auto ladder = calibrate(*cfg, levels, progress(*cfg, cal_opts.quiet));
     if (!ladder) {
       std::cerr << "\ninarow-arena: " << ladder.error().describe() << "\n";

@@ -56,7 +56,9 @@ expected<Ladder, Error> calibrate(
     if (!p) return unexpected(p.error());
     cfg.participants.push_back(std::move(p).value());
   }
-  cfg.format = Format::round_robin;
+  // A ladder (each level against the next two) is asked for by its format;
+  // anything else plays everyone against everyone.
+  if (cfg.format != Format::ladder) cfg.format = Format::round_robin;
   cfg.sprt.reset();
   auto result = run_tournament(cfg, on_game);
   if (!result) return unexpected(result.error());

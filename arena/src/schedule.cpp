@@ -2,14 +2,27 @@
 
 namespace inarow::arena {
 
+const char* format_name(Format format) {
+  switch (format) {
+    case Format::gauntlet:
+      return "gauntlet";
+    case Format::ladder:
+      return "ladder";
+    case Format::round_robin:
+      break;
+  }
+  return "round_robin";
+}
+
 std::vector<std::pair<int, int>> make_pairings(Format format, int participants) {
   std::vector<std::pair<int, int>> pairings;
   if (format == Format::gauntlet) {
     for (int b = 1; b < participants; ++b)
       pairings.emplace_back(0, b);
   } else {
+    const int reach = format == Format::ladder ? 2 : participants;
     for (int a = 0; a < participants; ++a)
-      for (int b = a + 1; b < participants; ++b)
+      for (int b = a + 1; b < participants && b - a <= reach; ++b)
         pairings.emplace_back(a, b);
   }
   return pairings;

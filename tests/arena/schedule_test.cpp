@@ -12,6 +12,12 @@ TEST(Schedule, RoundRobinAndGauntletPairings) {
             (std::vector<std::pair<int, int>>{{0, 1}, {0, 2}, {1, 2}}));
   EXPECT_EQ(make_pairings(Format::gauntlet, 3),
             (std::vector<std::pair<int, int>>{{0, 1}, {0, 2}}));
+  // Each rung against the next two: five levels, 4 + 3 pairings, not 10.
+  EXPECT_EQ(make_pairings(Format::ladder, 5),
+            (std::vector<std::pair<int, int>>{{0, 1}, {0, 2}, {1, 2}, {1, 3}, {2, 3}, {2, 4}, {3, 4}}));
+  EXPECT_EQ(make_pairings(Format::ladder, 2), (std::vector<std::pair<int, int>>{{0, 1}}));
+  EXPECT_STREQ(format_name(Format::ladder), "ladder");
+  EXPECT_STREQ(format_name(Format::round_robin), "round_robin");
 }
 
 TEST(Schedule, PairsAreAdjacentWithColoursSwappedAndIndicesStable) {

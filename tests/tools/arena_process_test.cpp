@@ -227,6 +227,15 @@ TEST(ArenaCli, TournamentTuneAndCalibrateWriteTheirFiles) {
   const auto text = slurp(ladder);
   EXPECT_NE(text.find("beginner"), std::string::npos);
   EXPECT_NE(text.find("medium"), std::string::npos);
+
+  // --neighbours: four levels, each against the next two, make five
+  // pairings of two games (a round robin would make six).
+  ASSERT_EQ(run(arena +
+                " calibrate -v tictactoe --levels beginner,easy,medium,hard --neighbours -n 2 "
+                "--openings 1 -q -o " +
+                ladder + " --json " + ladder_json),
+            0);
+  EXPECT_NE(slurp(ladder_json).find("\"games\": 10,"), std::string::npos) << slurp(ladder_json);
   fs::remove_all(dir);
 }
 

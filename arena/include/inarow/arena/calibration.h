@@ -33,7 +33,8 @@ struct Ladder {
 };
 
 // Play `levels` (names of bots::levels(); empty = all of them) against each
-// other with the tournament's other settings (its participants are replaced).
+// other with the tournament's other settings (its participants are replaced):
+// a round robin, or with `cfg.format` = ladder each against the next two.
 expected<Ladder, Error> calibrate(
     TournamentConfig cfg, std::vector<std::string> levels,
     const std::function<void(const Standings&, const GameRecord&)>& on_game = {});

@@ -1,4 +1,4 @@
-// A tournament's schedule: who meets whom (round robin or gauntlet), and the
+// A tournament's schedule: who meets whom (round robin, gauntlet or ladder), and the
 // games of each pairing as opening pairs with colours swapped, in a fixed
 // order so that a game's index names it across runs (the record resumes by it).
 #pragma once
@@ -9,7 +9,13 @@
 
 namespace inarow::arena {
 
-enum class Format : std::uint8_t { round_robin, gauntlet };
+// ladder: participants in order of strength, each against the next two only
+// (a ladder's neighbours are the pairings that measure its gaps; the far
+// ones are near-certain results that cost as much to play).
+enum class Format : std::uint8_t { round_robin, gauntlet, ladder };
+
+// "round_robin", "gauntlet", "ladder".
+const char* format_name(Format format);
 
 // The pairings of `participants` in `format`: (a, b) with results from a's view.
 std::vector<std::pair<int, int>> make_pairings(Format format, int participants);
