@@ -210,6 +210,13 @@ class Core {
     nodes_ += vcf_.nodes();
     return r;
   }
+  // A root forcing search's budget: under a node limit, an eighth of it at
+  // most, so that the four of them leave the main search at least half (a
+  // bot of 150,000 nodes used to spend them all on a VCT it did not find,
+  // and then played a move no iteration had looked at).
+  std::uint64_t root_share(std::uint64_t budget) const {
+    return node_limit_ ? std::min(budget, std::max<std::uint64_t>(node_limit_ / 8, 1)) : budget;
+  }
   // Root moves that leave the opponent no VCF (or VCT), when it has one now.
   Board refutations_of_opponent_threats(bool threes);
   int empties() const { return geo_->variant.cells() - pos_.ply(); }
@@ -581,8 +588,8 @@ SearchResult Core<W>::search(const Game& game, const Limits& limits,
   if (threat_rules_ && root_analysis_) {
     // A VCF of our own wins outright; against one of the opponent's, only
     // the moves that leave it none are worth searching.
-    auto r = vcf(false, kRootVcfPlies, kRootVcfNodes);
-    if (r.move == kNoCell) r = vcf(false, kRootVctPlies, kRootVctNodes, true);
+    auto r = vcf(false, kRootVcfPlies, root_share(kRootVcfNodes));
+    if (r.move == kNoCell) r = vcf(false, kRootVctPlies, root_share(kRootVctNodes), true);
     if (r.move != kNoCell) {
       result.best = r.move;
       result.score = kMate - r.plies;
@@ -711,15 +718,20 @@ Score Core<W>::stand_pat(const Game& game) {
 template <int W>
 typename Core<W>::Board Core<W>::refutations_of_opponent_threats(bool threes) {
   const int plies = threes ? kRootVctPlies : kRootVcfPlies;
-  if (vcf(true, plies, threes ? kRootVctNodes : kRootVcfNodes, threes).move == kNoCell) return {};
+  if (vcf(true, plies, root_share(threes ? kRootVctNodes : kRootVcfNodes), threes).move == kNoCell)
+    return {};
   Board keep;
   const Board their_fives = pos_.winning_cells(opponent(pos_.to_move())) & pos_.playable();
   const Board moves = their_fives.any() ? their_fives : candidates(pos_.playable());
-  // At most a third of the time goes here; cut short, it restricts nothing.
+  // At most a third of the time or nodes goes here; cut short, it restricts
+  // nothing.
   const auto limit =
       deadline_ ? std::optional(Clock::now() + (*deadline_ - Clock::now()) / 3) : std::nullopt;
+  const std::uint64_t node_cap =
+      node_limit_ ? nodes_ + (node_limit_ - std::min(nodes_, node_limit_)) / 3 : 0;
   for (int m : bits(moves)) {
-    if ((limit && Clock::now() >= *limit) || (stop_ && stop_->load(std::memory_order_relaxed)))
+    if ((limit && Clock::now() >= *limit) || (node_cap && nodes_ >= node_cap) ||
+        (stop_ && stop_->load(std::memory_order_relaxed)))
       return {};
     make(m);
     if (vcf(false, plies, kDefenceVcfNodes, threes).move == kNoCell) keep.set(m);

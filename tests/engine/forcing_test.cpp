@@ -83,6 +83,25 @@ TEST(Vcf, NeverClaimsAWinWithFoursThatLeadNowhere) {
   EXPECT_FALSE(is_mate_score(r.score)) << r.score;
 }
 
+// From a played game: o's closed three g4-h5-i6 (x on j7) makes the root
+// look for o's VCT and for our moves that refute it, which finds nothing
+// and once took every node a node-limited bot had: it then played a move
+// (c9) that no iteration had looked at. The root's forcing searches now
+// take a bounded share, so the main search runs its iterations.
+TEST(Vcf, ANodeLimitLeavesTheMainSearchItsShare) {
+  const Variant v = Variant::gomoku();
+  const Game game = *Game::parse(v, "e11f5h7h5j5i6j7g4");
+  for (const std::uint64_t nodes : {20'000u, 150'000u}) {
+    Searcher searcher(v, {}, 4);
+    Limits limits;
+    limits.nodes = nodes;
+    const SearchResult r = searcher.search(game, limits);
+    EXPECT_GE(r.depth, nodes > 100'000 ? 6 : 4) << nodes;
+    EXPECT_LE(r.nodes, nodes + 1024) << nodes;
+    EXPECT_TRUE(game.is_legal(r.best));
+  }
+}
+
 TEST(Vcf, DefendsAgainstTheOpponentsVcf) {
   // o: a closed three in column h (x on h7) and one in row 11 (x on l11).
   // o's h11 would be a double four (h12 and g11): a win in 3. x has no
