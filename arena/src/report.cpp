@@ -56,8 +56,7 @@ std::string format_report(const TournamentConfig& cfg, const TournamentResult& r
   std::ostringstream out;
   out << "Tournament " << cfg.variant.name << ", "
       << (cfg.format == Format::round_robin ? "round robin" : format_name(cfg.format)) << ", "
-      << s.done_games
-      << " of " << s.total_games << " games";
+      << s.done_games << " of " << s.total_games << " games";
   if (r.resumed_games) out << " (" << r.resumed_games << " resumed)";
   if (r.stopped) out << ", stopped";
   out << "\n\n";
@@ -113,8 +112,8 @@ std::string format_report(const TournamentConfig& cfg, const TournamentResult& r
 std::string to_json(const TournamentConfig& cfg, const TournamentResult& r) {
   const auto& s = r.standings;
   std::ostringstream out;
-  out << "{\n  \"variant\": " << json::quote(cfg.variant.name) << ",\n  \"format\": "
-      << json::quote(format_name(cfg.format))
+  out << "{\n  \"variant\": " << json::quote(cfg.variant.name)
+      << ",\n  \"format\": " << json::quote(format_name(cfg.format))
       << ",\n  \"seed\": " << cfg.seed << ",\n  \"games\": " << s.done_games
       << ",\n  \"scheduled\": " << s.total_games << ",\n  \"resumed\": " << r.resumed_games
       << ",\n  \"stopped\": " << (r.stopped ? "true" : "false") << ",\n  \"participants\": [";

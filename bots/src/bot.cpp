@@ -175,13 +175,12 @@ expected<BotSpec, Error> BotSpec::parse(std::string_view text, const Variant& v)
   return parse_with(text, levels(v));
 }
 
-expected<BotSpec, Error> BotSpec::parse_with(std::string_view text,
-                                             std::span<const Level> table) {
+expected<BotSpec, Error> BotSpec::parse_with(std::string_view text, std::span<const Level> table) {
   BotSpec spec;
   spec.text = std::string(text);
   if (text.empty()) return unexpected(spec_error(0, "empty bot specification"));
   std::size_t at = 0;
-  bool first = true;
+  bool first = true, named = false, depth_set = false;
   while (at <= text.size()) {
     std::size_t end = text.find(',', at);
     if (end == std::string_view::npos) end = text.size();
@@ -199,6 +198,7 @@ expected<BotSpec, Error> BotSpec::parse_with(std::string_view text,
       } else if (auto level = find_in(table, item)) {
         spec.level = *level;
         spec.nodes = level->nodes;
+        named = true;
       } else {
         std::string names;
         for (const Level& l : kLevels)
@@ -228,9 +228,10 @@ expected<BotSpec, Error> BotSpec::parse_with(std::string_view text,
     if (ec != std::errc{} || ptr != value.data() + value.size() || number < 0)
       return unexpected(spec_error(
           offset + eq + 1, "'" + std::string(value) + "' is not a non-negative whole number"));
-    if (key == "depth")
+    if (key == "depth") {
       spec.level.depth = static_cast<int>(std::min(number, 400LL));
-    else if (key == "time")
+      depth_set = true;
+    } else if (key == "time")
       spec.level.time_ms = static_cast<int>(std::min(number, 3'600'000LL));
     else if (key == "nodes")
       spec.nodes = static_cast<std::uint64_t>(number);
@@ -248,6 +249,9 @@ expected<BotSpec, Error> BotSpec::parse_with(std::string_view text,
           offset, "unknown key '" + std::string(key) +
                       "' (depth, time, nodes, noise, blunder, weights, tt, solve, eval)"));
   }
+  // "time=1000" or "nodes=150000" alone means as deep as that allows, not
+  // the custom preset's four plies.
+  if (!named && !depth_set && (spec.level.time_ms > 0 || spec.nodes > 0)) spec.level.depth = 0;
   if (spec.level.depth == 0 && spec.level.time_ms == 0 && spec.nodes == 0 && !spec.random)
     return unexpected(spec_error(0, "a bot needs a limit: depth, time or nodes"));
   return spec;

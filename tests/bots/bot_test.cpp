@@ -66,6 +66,11 @@ TEST(BotSpec, ParsesLevelsAndSettings) {
   EXPECT_EQ(s->nodes, 1000u);
   EXPECT_EQ(s->level.blunder_percent, 5);
   EXPECT_TRUE(BotSpec::parse("random")->random);
+  // A time or node budget alone is not capped by the custom preset's depth.
+  EXPECT_EQ(BotSpec::parse("nodes=5000")->level.depth, 0);
+  EXPECT_EQ(BotSpec::parse("time=200,noise=0")->level.depth, 0);
+  EXPECT_EQ(BotSpec::parse("noise=3")->level.depth, 4);
+  EXPECT_EQ(BotSpec::parse("hard,time=100")->level.depth, 6);
   EXPECT_EQ(BotSpec::parse("master,eval=windows")->eval, "windows");
   EXPECT_EQ(BotSpec::parse("master,eval=shapes")->eval, "shapes");
   // Shapes are a preference: a board without them keeps the windows.
