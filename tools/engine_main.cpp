@@ -84,8 +84,11 @@ int run_play(const Variant& v, const std::string& level, const std::string& huma
   const Side human = human_side == "second" ? Side::second : Side::first;
   const bool interactive = isatty(STDIN_FILENO);
   Game game(v);
-  std::cout << "inarow " << v.name << ": you are " << (human == Side::first ? "X (first)" : "O (second)")
-            << " against the " << level << " bot. Type a move (" << (v.gravity ? "a column, e.g. 4" : "a cell, e.g. " + format_cell(v, v.cell(v.width / 2, v.height / 2)))
+  std::cout << "inarow " << v.name << ": you are "
+            << (human == Side::first ? "X (first)" : "O (second)") << " against the " << level
+            << " bot. Type a move ("
+            << (v.gravity ? "a column, e.g. 4"
+                          : "a cell, e.g. " + format_cell(v, v.cell(v.width / 2, v.height / 2)))
             << "), 'undo', 'help' or 'quit'.\n";
   while (!game.over()) {
     if (game.to_move() != human) {
@@ -125,7 +128,8 @@ int run_play(const Variant& v, const std::string& level, const std::string& huma
   }
   std::cout << "\n" << game.diagram();
   const Outcome o = game.outcome();
-  if (o == Outcome::draw) std::cout << "result: draw\n";
+  if (o == Outcome::draw)
+    std::cout << "result: draw\n";
   else {
     const Side winner = o == Outcome::first_wins ? Side::first : Side::second;
     std::cout << "result: " << (winner == human ? "you win" : "the bot wins") << " ("
@@ -144,12 +148,14 @@ int run_bench(int depth_cap, int movetime_ms, bool standard) {
   const std::size_t counted = sets.size();
   if (standard)
     for (const auto& set : tools::bench_sets())
-      if (std::string(set.variant) == "gomoku") sets.push_back({"gomoku-standard", set.depth, set.positions});
+      if (std::string(set.variant) == "gomoku")
+        sets.push_back({"gomoku-standard", set.depth, set.positions});
   for (std::size_t i = 0; i < sets.size(); ++i) {
     const auto& set = sets[i];
     if (i == counted)
-      std::printf("total nodes %llu  time %.3f s  %.0f nodes/s\n", static_cast<unsigned long long>(total_nodes),
-                  total_seconds, static_cast<double>(total_nodes) / total_seconds);
+      std::printf("total nodes %llu  time %.3f s  %.0f nodes/s\n",
+                  static_cast<unsigned long long>(total_nodes), total_seconds,
+                  static_cast<double>(total_nodes) / total_seconds);
     const Variant v = *Variant::parse(set.variant);
     Searcher searcher(v, {}, 16);
     std::uint64_t nodes = 0;
@@ -167,12 +173,14 @@ int run_bench(int depth_cap, int movetime_ms, bool standard) {
       total_seconds += seconds;
     }
     std::printf("%-15s positions %3zu  depth %2d  nodes %12llu  time %7.3f s  %10.0f nodes/s\n",
-                set.variant, set.positions.size(), set.depth, static_cast<unsigned long long>(nodes),
-                seconds, static_cast<double>(nodes) / seconds);
+                set.variant, set.positions.size(), set.depth,
+                static_cast<unsigned long long>(nodes), seconds,
+                static_cast<double>(nodes) / seconds);
   }
   if (sets.size() == counted)
-    std::printf("total nodes %llu  time %.3f s  %.0f nodes/s\n", static_cast<unsigned long long>(total_nodes),
-                total_seconds, static_cast<double>(total_nodes) / total_seconds);
+    std::printf("total nodes %llu  time %.3f s  %.0f nodes/s\n",
+                static_cast<unsigned long long>(total_nodes), total_seconds,
+                static_cast<double>(total_nodes) / total_seconds);
   if (movetime_ms > 0) {
     // Depth reached in a fixed time on gomoku's middle games.
     const Variant v = Variant::gomoku();
@@ -230,26 +238,36 @@ int main(int argc, char** argv) {
   bool weak = false;
   std::size_t tt_mb = 64;
   auto* solve = app.add_subcommand("solve", "Solve positions read from standard input, one a line");
-  solve->add_option("--variant,-v", variant, "tictactoe, connect4, gomoku, gomoku-standard or mnk:M,N,K[,gravity][,exact]")
+  solve
+      ->add_option("--variant,-v", variant,
+                   "tictactoe, connect4, gomoku, gomoku-standard or mnk:M,N,K[,gravity][,exact]")
       ->capture_default_str();
   solve->add_flag("--weak", weak, "Only win/draw/loss; the length is printed as '-'");
-  solve->add_option("--tt", tt_mb, "Transposition table size in MiB")->capture_default_str()->check(CLI::Range(1, 4096));
+  solve->add_option("--tt", tt_mb, "Transposition table size in MiB")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 4096));
 
   std::string level = "medium", side = "first";
   std::uint64_t seed = 1;
   auto* play = app.add_subcommand("play", "Play a bot in the terminal (moves may be piped in)");
   play->add_option("--variant,-v", variant)->capture_default_str();
-  play->add_option("--level,-l", level, "beginner, easy, medium, hard, expert, master or a bot spec")->capture_default_str();
-  play->add_option("--side", side, "Your side: first or second")->check(CLI::IsMember({"first", "second"}))->capture_default_str();
+  play->add_option("--level,-l", level,
+                   "beginner, easy, medium, hard, expert, master or a bot spec")
+      ->capture_default_str();
+  play->add_option("--side", side, "Your side: first or second")
+      ->check(CLI::IsMember({"first", "second"}))
+      ->capture_default_str();
   play->add_option("--seed", seed, "Seed for the bot's randomness")->capture_default_str();
 
   Limits analyse_limits;
-  int analyse_ms = 1000;
+  int analyse_ms = -1;  // 1000 unless --depth or --nodes is the limit
   auto* analyse = app.add_subcommand(
       "analyse", "Search positions read from standard input, one a line, as the bots do");
   analyse->add_option("--variant,-v", variant)->capture_default_str();
-  analyse->add_option("--movetime", analyse_ms, "Milliseconds a position (0: no time limit)")
-      ->capture_default_str()
+  analyse
+      ->add_option("--movetime", analyse_ms,
+                   "Milliseconds a position (0: no time limit; default 1000 unless --depth or "
+                   "--nodes is given)")
       ->check(CLI::Range(0, 3600000));
   analyse->add_option("--depth", analyse_limits.depth, "Plies at most (0: no limit)")
       ->check(CLI::Range(0, 400));
@@ -259,12 +277,15 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 4096));
 
   int depth_cap = 0, movetime = 0;
-  auto* bench = app.add_subcommand("bench", "Deterministic search over fixed positions: node count and speed");
+  auto* bench = app.add_subcommand(
+      "bench", "Deterministic search over fixed positions: node count and speed");
   bench->add_option("--depth", depth_cap, "Cap every search at this depth (0 = the set's own)");
-  bench->add_option("--movetime", movetime, "Also report the depth reached on gomoku in this many ms");
+  bench->add_option("--movetime", movetime,
+                    "Also report the depth reached on gomoku in this many ms");
   bool standard = false;
   bench->add_flag("--standard", standard,
-                  "Also search the gomoku positions under the standard rule (gomoku-standard), outside the total");
+                  "Also search the gomoku positions under the standard rule (gomoku-standard), "
+                  "outside the total");
 
   try {
     app.parse(argc, argv);
@@ -275,6 +296,8 @@ int main(int argc, char** argv) {
   if (*play) return run_play(variant_or_exit(variant), level, side, seed);
   if (*bench) return run_bench(depth_cap, movetime, standard);
   if (*analyse) {
+    // --nodes alone means those nodes, however long they take.
+    if (analyse_ms < 0) analyse_ms = analyse_limits.depth || analyse_limits.nodes ? 0 : 1000;
     analyse_limits.time = std::chrono::milliseconds(analyse_ms);
     if (analyse_limits.time.count() == 0 && analyse_limits.depth == 0 &&
         analyse_limits.nodes == 0) {

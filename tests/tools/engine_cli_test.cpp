@@ -86,6 +86,19 @@ TEST(EngineCli, AnalysePrintsMoveScoreDepthAndPv) {
   EXPECT_EQ(t.out.rfind("a1b1a2b2 a3 win 1 ", 0), 0u) << t.out;
 }
 
+// --nodes alone is the whole limit: the default second a position applies
+// only when no other limit is given (it cut this search at ~800,000).
+TEST(EngineCli, AnalyseByNodesAloneIsNotCutAtASecond) {
+  const Outcome r = engine("analyse -v gomoku --nodes 2000000",
+                           "h8j6i6j7j8i8h9h7k7j9g6h10l11k6m4l6n6i10k9i7g7j10g10i11i9l10k10g9\n");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto at = r.out.find(" nodes ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const long long nodes = std::stoll(r.out.substr(at + 7));
+  EXPECT_GE(nodes, 2'000'000) << r.out;
+  EXPECT_LE(nodes, 2'001'024) << r.out;
+}
+
 TEST(EngineCli, AnalyseNeedsALimit) {
   const Outcome r = engine("analyse -v gomoku --movetime 0", "h8\n");
   EXPECT_EQ(r.status, 2);
