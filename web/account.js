@@ -18,6 +18,16 @@ function text(el, value) {
 // "1512 ±87": a rating and its deviation, as profiles show them.
 const withDeviation = (rating) => `${Math.round(rating.rating)} ±${Math.round(rating.deviation)}`;
 
+// What the arena measured of a bot level in a variant (a profile's
+// `measured`, from inarow-arena calibrate), or that it was not measured there.
+export function measureText(m, where) {
+  if (!m) return `arena: not measured in ${where}`;
+  const games = m.games ? `${m.games} games` : '';
+  if (m.level === m.anchor) return `arena: 0 Elo, the ladder's anchor${games ? ` (${games})` : ''}`;
+  const elo = Math.round(m.elo || 0);
+  return `arena: ${elo < 0 ? '' : '+'}${elo} Elo over ${m.anchor} (±${Math.round(m.margin || 0)}${games ? `, ${games}` : ''})`;
+}
+
 function say(el, message, error) {
   el.textContent = message;
   el.classList.toggle('form-error', Boolean(error));
@@ -47,17 +57,26 @@ export async function showProfile(query) {
     li.textContent = `${r.variant}: ${withDeviation(r.rating)} (${r.games || 0} rated games)`;
     list.append(li);
   }
+  // A level's bot: what the arena measured, per variant with a ladder.
+  for (const m of p.measured || []) {
+    const li = document.createElement('li');
+    li.dataset.measured = m.variant;
+    li.textContent = `${m.variant}: ${measureText(m, variantTitle(m.variant))}`;
+    list.append(li);
+  }
   say($('#profile-note'), (p.ratings || []).length ? '' : 'No rated games yet.', false);
   await showPlayerGames($('#profile-games'), p.playerId);
 }
 
 // The chosen bot's strength in the chosen variant, shown before a game: its
 // rating from the rated games it has played on this server (bots are rated
-// like people), or that it has none yet.
+// like people), or that it has none yet; and under it what the arena
+// measured of the level there, or that it was not measured.
 let strengthAsked = 0;
 export async function showBotStrength(level, variant) {
   const line = $('#bot-strength');
-  if (!line || !conn) return;
+  const arena = $('#bot-arena');
+  if (!line || !arena || !conn) return;
   const asked = ++strengthAsked;
   let answer;
   try {
@@ -75,6 +94,10 @@ export async function showBotStrength(level, variant) {
   line.textContent = games
     ? `${p.name}: ${withDeviation(r.rating)} in ${where}, over ${games} rated game${games === 1 ? '' : 's'}`
     : `${p.name}: no rated games in ${where} yet`;
+  const measured = (p.measured || []).find((x) => x.variant === variant);
+  arena.dataset.level = level;
+  arena.dataset.variant = variant;
+  arena.textContent = measureText(measured, where);
 }
 
 async function showLeaderboard() {

@@ -1,5 +1,6 @@
 #include "inarow/client/controller.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -231,6 +232,7 @@ void Controller::on_disconnected(const std::string& reason) {
   awaited_match_.clear();
   requests_.clear();
   game_requests_.clear();  // their answers will not come
+  strength_requests_.clear();
   resuming_.clear();
   if (quitting_) return;
   if (was && !sign_in_) {
@@ -260,6 +262,21 @@ void Controller::on_reconnect_scheduled(int attempt, std::chrono::milliseconds d
 void Controller::on_message(const v1::ServerMessage& m, SteadyTime now) {
   // Signing in on a new connection: what the old one still says is not ours.
   if (sign_in_ && sign_in_->request == 0) return;
+  // The level's strength asked for alongside `bot`: one line, no line waits
+  // for it, and an error (an unknown level) was already said by the bot's.
+  if (auto asked = strength_requests_.find(m.request_id());
+      m.request_id() != 0 && asked != strength_requests_.end()) {
+    if (m.has_profile()) {
+      const v1::LevelMeasure* measure = nullptr;
+      for (const auto& x : m.profile().measured())
+        if (x.variant() == asked->second) measure = &x;
+      print(paint(m.profile().name() + ": " + format_measure(measure, asked->second), sgr::note,
+                  options_.style) +
+            "\n");
+    }
+    strength_requests_.erase(asked);
+    return;
+  }
   switch (m.body_case()) {
     case v1::ServerMessage::kWelcome:
       on_welcome(m);
@@ -866,6 +883,21 @@ void Controller::on_profile(const v1::Profile& p) {
           " variants=" + std::to_string(p.ratings_size()),
       p.name() + " (" + what + ", " + p.player_id() + ")" +
           (p.ratings_size() == 0 ? ": no rated games yet" : ":"));
+  // A level's bot: what the arena measured, under each rated variant (or
+  // that it was not measured there), then the measured variants not rated.
+  auto measured_in = [&](const std::string& variant) -> const v1::LevelMeasure* {
+    for (const auto& m : p.measured())
+      if (m.variant() == variant) return &m;
+    return nullptr;
+  };
+  auto arena = [&](const std::string& variant, const std::string& indent) {
+    const v1::LevelMeasure* m = measured_in(variant);
+    say("arena variant=" + variant +
+            (m ? " elo=" + fixed1(m->elo()) + " margin=" + fixed1(m->margin()) +
+                     " anchor=" + quote(m->anchor()) + " games=" + std::to_string(m->games())
+               : " elo=- margin=- anchor=- games=-"),
+        indent + format_measure(m, variant));
+  };
   for (const auto& r : p.ratings()) {
     const std::string rating = std::to_string(static_cast<int>(r.rating().rating() + 0.5));
     const std::string rd = std::to_string(static_cast<int>(r.rating().deviation() + 0.5));
@@ -873,6 +905,13 @@ void Controller::on_profile(const v1::Profile& p) {
             " games=" + std::to_string(r.games()),
         "  " + r.variant() + "  " + rating + " ±" + rd + "  (" + std::to_string(r.games()) +
             " rated games)");
+    if (p.bot()) arena(r.variant(), "    ");
+  }
+  for (const auto& m : p.measured()) {
+    const bool rated =
+        std::any_of(p.ratings().begin(), p.ratings().end(),
+                    [&](const v1::VariantRating& r) { return r.variant() == m.variant(); });
+    if (!rated) arena(m.variant(), "  " + m.variant() + "  ");
   }
 }
 
@@ -1050,6 +1089,14 @@ const MatchView* Controller::current() const {
   return it == views_.end() ? nullptr : &it->second;
 }
 
+void Controller::ask_strength(const std::string& level, const std::string& variant) {
+  v1::ClientMessage m;
+  m.set_request_id(next_request_++);
+  m.mutable_get_profile()->set_name(level + " bot");
+  strength_requests_[m.request_id()] = variant;
+  hooks_.send(std::move(m));
+}
+
 std::uint64_t Controller::send(v1::ClientMessage m, Command::Kind kind) {
   m.set_request_id(next_request_++);
   requests_[m.request_id()] = kind;
@@ -1105,6 +1152,9 @@ void Controller::execute(const Command& c) {
       b->set_side(c.side);
       tc(b->mutable_time_control());
       send(std::move(m), c.kind);
+      // A person picking a level is told what the arena measured of it here
+      // (scripts ask with `profile`, so their lines stay as they were).
+      if (options_.pretty) ask_strength(c.level, c.variant);
       return;
     }
     case K::seek:

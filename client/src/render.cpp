@@ -1,6 +1,7 @@
 #include "inarow/client/render.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "inarow/engine/notation.h"
@@ -99,6 +100,18 @@ std::string format_time_control(const v1::TimeControl& tc) {
   };
   return number(static_cast<double>(tc.initial_ms()) / 60'000.0) + "+" +
          number(static_cast<double>(tc.increment_ms()) / 1000.0);
+}
+
+std::string format_measure(const v1::LevelMeasure* measure, std::string_view variant) {
+  if (!measure) return "arena: not measured in " + std::string(variant);
+  // Older ladders did not record their games: then nothing is said of them.
+  const std::string games = measure->games() > 0 ? std::to_string(measure->games()) + " games" : "";
+  if (measure->level() == measure->anchor())
+    return "arena: 0 Elo, the ladder's anchor" + (games.empty() ? "" : " (" + games + ")");
+  const long elo = std::lround(measure->elo());
+  return "arena: " + std::string(elo < 0 ? "" : "+") + std::to_string(elo) + " Elo over " +
+         measure->anchor() + " (±" + std::to_string(std::lround(measure->margin())) +
+         (games.empty() ? "" : ", " + games) + ")";
 }
 
 std::string quote(std::string_view value) {

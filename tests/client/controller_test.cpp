@@ -721,5 +721,105 @@ TEST_F(Swap2Pretty, ThePromptSaysWhatTheOpeningAsks) {
   EXPECT_EQ(prompt(), "your move (X)> ");
 }
 
+// A level's bot's profile as the server sends it: rated in tic-tac-toe,
+// measured in connect four only.
+v1::ServerMessage hard_bot_profile(std::uint64_t request) {
+  v1::ServerMessage m;
+  m.set_request_id(request);
+  auto* p = m.mutable_profile();
+  p->set_player_id("bot-hard");
+  p->set_name("hard bot");
+  p->set_bot(true);
+  auto* r = p->add_ratings();
+  r->set_variant("tictactoe");
+  r->mutable_rating()->set_rating(1611.6);
+  r->mutable_rating()->set_deviation(80.2);
+  r->set_games(3);
+  auto* measured = p->add_measured();
+  measured->set_variant("connect4");
+  measured->set_level("hard");
+  measured->set_elo(543.7);
+  measured->set_margin(67.6);
+  measured->set_anchor("beginner");
+  measured->set_games(400);
+  return m;
+}
+
+TEST_F(ControllerTest, ABotsProfileSaysWhatTheArenaMeasuredAndWhereNothing) {
+  greet();
+  controller_.on_line("profile hard bot");
+  ASSERT_EQ(sent_.size(), 1u);
+  EXPECT_EQ(sent_[0].get_profile().name(), "hard bot");
+  out_.clear();
+  deliver(hard_bot_profile(sent_[0].request_id()));
+  EXPECT_EQ(out_,
+            "profile id=bot-hard name=\"hard bot\" kind=bot variants=1\n"
+            "rating variant=tictactoe rating=1612 rd=80 games=3\n"
+            "arena variant=tictactoe elo=- margin=- anchor=- games=-\n"
+            "arena variant=connect4 elo=543.7 margin=67.6 anchor=beginner games=400\n");
+}
+
+TEST_F(ControllerTest, APersonsProfileHasNoArenaLines) {
+  greet();
+  controller_.on_line("profile");
+  ASSERT_EQ(sent_.size(), 1u);
+  v1::ServerMessage m = hard_bot_profile(sent_[0].request_id());
+  m.mutable_profile()->set_player_id("p1");
+  m.mutable_profile()->set_name("ada");
+  m.mutable_profile()->set_bot(false);
+  m.mutable_profile()->clear_measured();
+  out_.clear();
+  deliver(m);
+  EXPECT_EQ(out_,
+            "profile id=p1 name=ada kind=guest variants=1\n"
+            "rating variant=tictactoe rating=1612 rd=80 games=3\n");
+}
+
+// For a person: the same in sentences, and the chosen level's measurement
+// when they pick a bot.
+class ControllerPretty : public ControllerTest {
+ protected:
+  ControllerPretty() : ControllerTest({false, true, {}, "ws://test/ws", "ada"}) {}
+};
+
+TEST_F(ControllerPretty, ABotsProfileSaysWhatTheArenaMeasuredAndWhereNothing) {
+  greet();
+  controller_.on_line("profile hard bot");
+  ASSERT_EQ(sent_.size(), 1u);
+  out_.clear();
+  deliver(hard_bot_profile(sent_[0].request_id()));
+  EXPECT_EQ(out_,
+            "hard bot (bot, bot-hard):\n"
+            "  tictactoe  1612 ±80  (3 rated games)\n"
+            "    arena: not measured in tictactoe\n"
+            "  connect4  arena: +544 Elo over beginner (±68, 400 games)\n");
+}
+
+TEST_F(ControllerPretty, PickingABotLevelSaysWhatTheArenaMeasuredInTheVariant) {
+  greet();
+  controller_.on_line("bot connect4 hard");
+  ASSERT_EQ(sent_.size(), 2u);
+  EXPECT_EQ(sent_[0].play_bot().level(), "hard");
+  ASSERT_TRUE(sent_[1].has_get_profile());
+  EXPECT_EQ(sent_[1].get_profile().name(), "hard bot");
+  EXPECT_NE(sent_[1].request_id(), sent_[0].request_id());
+  out_.clear();
+  deliver(hard_bot_profile(sent_[1].request_id()));
+  EXPECT_EQ(out_, "hard bot: arena: +544 Elo over beginner (±68, 400 games)\n");
+  // Where the level has no measurement, it says so.
+  controller_.on_line("bot tictactoe hard");
+  ASSERT_EQ(sent_.size(), 4u);
+  out_.clear();
+  deliver(hard_bot_profile(sent_[3].request_id()));
+  EXPECT_EQ(out_, "hard bot: arena: not measured in tictactoe\n");
+  // An error to it (a server that does not know the level) is the bot's own
+  // error's twin: not said twice.
+  controller_.on_line("bot tictactoe hard");
+  ASSERT_EQ(sent_.size(), 6u);
+  out_.clear();
+  deliver(error(sent_[5].request_id(), v1::ERROR_UNKNOWN_PLAYER));
+  EXPECT_EQ(out_, "");
+}
+
 }  // namespace
 }  // namespace inarow::client

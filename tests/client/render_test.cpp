@@ -67,6 +67,26 @@ TEST(RenderTest, ClocksAndWords) {
   EXPECT_EQ(result_word(v1::RESULT_FIRST_WINS), "first-wins");
 }
 
+TEST(RenderTest, WhatTheArenaMeasured) {
+  EXPECT_EQ(format_measure(nullptr, "gomoku"), "arena: not measured in gomoku");
+  v1::LevelMeasure m;
+  m.set_variant("connect4");
+  m.set_level("hard");
+  m.set_elo(543.7);
+  m.set_margin(67.6);
+  m.set_anchor("beginner");
+  m.set_games(400);
+  EXPECT_EQ(format_measure(&m, "connect4"), "arena: +544 Elo over beginner (±68, 400 games)");
+  m.set_elo(-12.4);
+  m.set_games(0);  // a ladder that did not say
+  EXPECT_EQ(format_measure(&m, "connect4"), "arena: -12 Elo over beginner (±68)");
+  m.set_level("beginner");
+  m.set_elo(0);
+  m.set_margin(0);
+  m.set_games(400);
+  EXPECT_EQ(format_measure(&m, "connect4"), "arena: 0 Elo, the ladder's anchor (400 games)");
+}
+
 TEST(RenderTest, ClockRunsForTheSideToMove) {
   auto s = state("tictactoe", {});
   s.mutable_time_control()->set_initial_ms(60'000);

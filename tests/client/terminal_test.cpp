@@ -10,11 +10,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <iterator>
 #include <regex>
 
 #include "client_process.h"
+#include "inarow/bots/ladder.h"
 
 namespace inarow::client::testing {
 namespace {
@@ -107,6 +110,8 @@ TEST(ClientTerminalTest, ShowsTheBoardThePromptAndErrorsInATerminal) {
 
   term.type("bot tictactoe beginner first time 5+0\r");
   ASSERT_TRUE(term.shows("your move (X)> ")) << term.plain();
+  // The level picked has no arena measurement in tic-tac-toe: said so.
+  ASSERT_TRUE(term.shows("beginner bot: arena: not measured in tictactoe")) << term.plain();
   const std::string screen = term.plain();
   EXPECT_NE(screen.find(" a  b  c"), std::string::npos) << screen;          // column letters
   EXPECT_NE(screen.find("3  .  .  .  3"), std::string::npos) << screen;     // rows, numbered
@@ -136,8 +141,19 @@ TEST(ClientTerminalTest, NoColorGivesPlainText) {
   ServerProcess server(":memory:");
   Terminal term(server.url(), dir.path() / "tess", /*no_color=*/true);
   ASSERT_TRUE(term.shows("inarow> "));
-  term.type("bot connect4 beginner first\r");
+  term.type("bot connect4 hard first\r");
   ASSERT_TRUE(term.shows("your move (X)> ")) << term.plain();
+  // The level's measured Elo in connect four, as the ladder file says.
+  const auto ladder = bots::load_ladder(std::string(INAROW_WEIGHTS_DIR) + "/connect4_levels.txt");
+  ASSERT_TRUE(ladder) << ladder.error().describe();
+  const auto hard = std::find_if(ladder->rungs.begin(), ladder->rungs.end(),
+                                 [](const bots::LadderRung& r) { return r.level == "hard"; });
+  ASSERT_NE(hard, ladder->rungs.end());
+  const std::string arena = "hard bot: arena: +" + std::to_string(std::lround(hard->elo)) +
+                            " Elo over " + ladder->anchor() + " (±" +
+                            std::to_string(std::lround(hard->margin)) + ", " +
+                            std::to_string(ladder->games) + " games)";
+  ASSERT_TRUE(term.shows(arena)) << term.plain();
   EXPECT_NE(term.plain().find("1  2  3  4  5  6  7"), std::string::npos);  // columns by number
   EXPECT_EQ(term.raw().find("\x1b[1;31m"), std::string::npos);
   term.type("quit\r");

@@ -40,6 +40,22 @@ after(async () => {
   await stopServer(server);
 });
 
+// A ladder file of bots/weights as inarow-arena calibrate writes it: the
+// levels' lines (name, Elo, margin), the first at 0, and the header's games.
+function readLadder(variant) {
+  const text = fs.readFileSync(path.join(repo, 'bots/weights', `${variant}_levels.txt`), 'utf8');
+  const levels = new Map();
+  let anchor = null;
+  for (const line of text.split('\n')) {
+    const m = /^(\w+)\s+(-?[\d.]+)\s+([\d.]+)$/.exec(line.trim());
+    if (line.startsWith('#') || !m) continue;
+    anchor ??= m[1];
+    levels.set(m[1], { elo: Number(m[2]), margin: Number(m[3]) });
+  }
+  const games = Number(/^# measured Elo of the bot levels: .*?(\d+) games/m.exec(text)[1]);
+  return { levels, anchor, games };
+}
+
 // Starts inarow-server; resolves with the process and its base URL once it
 // says where it listens.
 async function startServer({ port, store }) {
@@ -203,6 +219,10 @@ test('a whole tic-tac-toe game against a bot, by keyboard and mouse', async () =
   await strength.waitFor();
   const before = await strength.innerText();
   assert.match(before, /^medium bot: (no rated games in Tic-tac-toe yet|\d+ ±\d+ in Tic-tac-toe, over \d+ rated games?)$/);
+  // Under it, what the arena measured: tic-tac-toe has no ladder.
+  const arena = page.locator('#bot-arena[data-level="medium"][data-variant="tictactoe"]');
+  await arena.waitFor();
+  assert.equal(await arena.innerText(), 'arena: not measured in Tic-tac-toe');
   const gamesBefore = Number(/over (\d+)/.exec(before)?.[1] ?? 0);
   await startBotGame(page, { variant: 'tictactoe', level: 'medium' });
   assert.equal(await myTurnOrOver(page), 'me');
@@ -242,6 +262,17 @@ test('a whole tic-tac-toe game against a bot, by keyboard and mouse', async () =
   await page.locator('#level').selectOption('expert');
   await page.locator('#bot-strength[data-level="expert"]').waitFor();
   assert.match(await page.locator('#bot-strength').innerText(), /^expert bot: /);
+  // Connect four's levels were measured: the numbers are the ladder file's.
+  await page.locator('#variant').selectOption('connect4');
+  await page.locator('#level').selectOption('hard');
+  await page.locator('#bot-strength[data-level="hard"][data-variant="connect4"]').waitFor();
+  assert.match(await page.locator('#bot-strength').innerText(),
+    /^hard bot: (no rated games in Connect four yet|\d+ ±\d+ in Connect four, over \d+ rated games?)$/);
+  const ladder = readLadder('connect4');
+  const hard = ladder.levels.get('hard');
+  await page.locator('#bot-arena[data-level="hard"][data-variant="connect4"]').waitFor();
+  assert.equal(await page.locator('#bot-arena').innerText(),
+    `arena: +${Math.round(hard.elo)} Elo over ${ladder.anchor} (±${Math.round(hard.margin)}, ${ladder.games} games)`);
   assertNoErrors(page);
   await page.context().close();
 });

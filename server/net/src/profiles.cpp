@@ -7,6 +7,7 @@
 
 #include "ids.h"
 #include "inarow/bots/bot.h"
+#include "inarow/bots/ladder.h"
 #include "inarow/common/json.h"
 #include "inarow/server/match_core.h"
 #include "inarow/server/player_name.h"
@@ -34,6 +35,26 @@ std::optional<PlayerRecord> named(Store& store, const std::string& key) {
   fresh.name = std::string(level->name) + " bot";
   fresh.bot = true;
   return fresh;
+}
+
+// What the arena measured of a level's bot, in every variant with a ladder
+// (built into the bots library, so every node answers the same).
+void add_measured(const PlayerRecord& player, v1::Profile& out) {
+  if (!player.bot) return;
+  for (const bots::Level& level : bots::levels()) {
+    if (player.id != bot_id(level.name)) continue;
+    for (const bots::LevelLadder& ladder : bots::built_in_ladders()) {
+      const auto measure = bots::measured_level(ladder.variant, level.name);
+      if (!measure) continue;
+      auto* m = out.add_measured();
+      m->set_variant(ladder.variant);
+      m->set_level(std::string(level.name));
+      m->set_elo(measure->elo);
+      m->set_margin(measure->margin);
+      m->set_anchor(measure->anchor);
+      m->set_games(static_cast<std::uint32_t>(measure->games));
+    }
+  }
 }
 
 }  // namespace
@@ -70,6 +91,7 @@ Expected<v1::Profile> profile(Store& store, const std::string& asker,
     auto games = player->games.find(variant);
     r->set_games(static_cast<std::uint32_t>(games == player->games.end() ? 0 : games->second));
   }
+  add_measured(*player, out);
   return out;
 }
 

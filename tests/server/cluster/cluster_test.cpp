@@ -1,17 +1,18 @@
 // Three nodes of one cluster (one Redis, one store), clients spread across
 // them: two people on different nodes are paired by seek and play to the
 // end, a spectator on the third node sees every event in order, a private
-// code made on one node is joined on another, a bot game runs on each, and
-// a player who comes back on another node resumes where they were. The
-// lobby is one: every node lists the whole pool and accepts a seek made on
-// another, the cap on live matches holds across nodes, and a dead node's
-// seeks go with it.
+// code made on one node is joined on another, a bot game runs on each (and
+// every node shows a bot's measured Elo), and a player who comes back on
+// another node resumes where they were. The lobby is one: every node lists
+// the whole pool and accepts a seek made on another, the cap on live matches
+// holds across nodes, and a dead node's seeks go with it.
 //
 // The store is one SQLite file the three servers share (the PostgreSQL
 // store's own tests hold it to the same answers); the nodes find each
 // other, and each match's owner, through Redis alone.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <functional>
 #include <memory>
@@ -19,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "inarow/bots/ladder.h"
 #include "inarow/server/directory.h"
 #include "inarow/testing/eventually.h"
 #include "inarow/testing/messages.h"
@@ -198,6 +200,11 @@ TEST(Cluster, APrivateCodeMadeOnOneNodeIsJoinedOnAnother) {
 
 TEST(Cluster, ABotGameRunsOnEachNode) {
   ASSERT_NE(RedisInstance::shared(), nullptr) << RedisInstance::shared_error();
+  const auto ladder = bots::load_ladder(std::string(INAROW_WEIGHTS_DIR) + "/connect4_levels.txt");
+  ASSERT_TRUE(ladder) << ladder.error().describe();
+  const auto easy = std::find_if(ladder->rungs.begin(), ladder->rungs.end(),
+                                 [](const bots::LadderRung& r) { return r.level == "easy"; });
+  ASSERT_NE(easy, ladder->rungs.end());
   Cluster cluster("bots");
   for (int i = 0; i < 3; ++i) {
     WsClient person(cluster.port(i));
@@ -210,6 +217,21 @@ TEST(Cluster, ABotGameRunsOnEachNode) {
       ASSERT_FALSE(e.match_id().empty());
       if (e.has_move_made() && e.move_made().ply() == 2) break;
     }
+    // Every node shows the level's measured Elo, the file's.
+    v1::ClientMessage ask;
+    ask.mutable_get_profile()->set_name("easy bot");
+    const auto profile = person.request(ask);
+    ASSERT_TRUE(profile.has_profile()) << profile.DebugString();
+    const auto& measured = profile.profile().measured();
+    const auto m = std::find_if(measured.begin(), measured.end(), [](const v1::LevelMeasure& x) {
+      return x.variant() == "connect4";
+    });
+    ASSERT_NE(m, measured.end()) << profile.DebugString();
+    EXPECT_EQ(m->level(), "easy");
+    EXPECT_EQ(m->elo(), easy->elo);
+    EXPECT_EQ(m->margin(), easy->margin);
+    EXPECT_EQ(m->anchor(), ladder->anchor());
+    EXPECT_EQ(m->games(), static_cast<std::uint32_t>(ladder->games));
   }
 }
 

@@ -8,12 +8,14 @@
 // their ratings, account and name, when they come back.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "../store/records.h"
+#include "inarow/bots/ladder.h"
 #include "inarow/testing/messages.h"
 #include "inarow/testing/temp_dir.h"
 #include "inarow/testing/test_server.h"
@@ -362,6 +364,72 @@ TEST(Accounts, ProfilesByIdAndNameAndTheirErrors) {
   auto spaced = c.request(profile_message({}, " MALLORY "));
   ASSERT_TRUE(spaced.has_profile());
   EXPECT_EQ(spaced.profile().player_id(), c.player_id());
+}
+
+// The measurement of a profile in a variant; null when it has none.
+const v1::LevelMeasure* measured_in(const v1::Profile& p, const std::string& variant) {
+  for (const auto& m : p.measured()) {
+    if (m.variant() == variant) return &m;
+  }
+  return nullptr;
+}
+
+TEST(Accounts, ALevelsBotShowsWhatTheArenaMeasuredAndAPersonNothing) {
+  // The numbers are the file's in the tree (today hard is 543.7 +- 67.6 over
+  // beginner in 400 games of connect four), read here, not copied.
+  const auto ladder = bots::load_ladder(std::string(INAROW_WEIGHTS_DIR) + "/connect4_levels.txt");
+  ASSERT_TRUE(ladder) << ladder.error().describe();
+  const auto rung = std::find_if(ladder->rungs.begin(), ladder->rungs.end(),
+                                 [](const bots::LadderRung& r) { return r.level == "hard"; });
+  ASSERT_NE(rung, ladder->rungs.end());
+
+  TestServer server;
+  WsClient c(server.port(), /*text=*/true);  // through protobuf's JSON
+  c.hello("Nadia");
+  auto hard = c.request(profile_message({}, "hard bot"));
+  ASSERT_TRUE(hard.has_profile()) << hard.DebugString();
+  const auto* m = measured_in(hard.profile(), "connect4");
+  ASSERT_NE(m, nullptr) << hard.DebugString();
+  EXPECT_EQ(m->level(), "hard");
+  EXPECT_EQ(m->elo(), rung->elo);
+  EXPECT_EQ(m->margin(), rung->margin);
+  EXPECT_EQ(m->anchor(), "beginner");
+  EXPECT_EQ(m->anchor(), ladder->anchor());
+  EXPECT_EQ(m->games(), static_cast<std::uint32_t>(ladder->games));
+  EXPECT_GT(m->games(), 0u);
+  // One entry for each variant whose ladder has the level, and none else.
+  int ladders_with_hard = 0;
+  for (const auto& l : bots::built_in_ladders())
+    ladders_with_hard += bots::measured_level(l.variant, "hard") ? 1 : 0;
+  EXPECT_EQ(hard.profile().measured_size(), ladders_with_hard);
+  EXPECT_EQ(measured_in(hard.profile(), "tictactoe"), nullptr);
+  // The anchor is at 0; a level the ladder left out (master, for time) is not
+  // measured in connect four.
+  auto beginner = c.request(profile_message({}, "beginner bot"));
+  ASSERT_TRUE(beginner.has_profile());
+  const auto* zero = measured_in(beginner.profile(), "connect4");
+  ASSERT_NE(zero, nullptr);
+  EXPECT_EQ(zero->elo(), 0.0);
+  EXPECT_EQ(zero->anchor(), "beginner");
+  auto master = c.request(profile_message({}, "master bot"));
+  ASSERT_TRUE(master.has_profile());
+  EXPECT_EQ(measured_in(master.profile(), "connect4"), nullptr);
+
+  // A person, even after a game against a bot, has no measurement; the bot,
+  // now in the store, has the same by id, over binary frames.
+  WsClient binary(server.port());
+  binary.hello("Oscar");
+  lose_to_bot(binary, "hard");
+  auto by_id = binary.request(profile_message("bot-hard"));
+  ASSERT_TRUE(by_id.has_profile()) << by_id.DebugString();
+  EXPECT_EQ(by_id.profile().measured_size(), ladders_with_hard);
+  ASSERT_NE(measured_in(by_id.profile(), "connect4"), nullptr);
+  EXPECT_EQ(measured_in(by_id.profile(), "connect4")->elo(), rung->elo);
+  auto person = binary.request(profile_message({}));
+  ASSERT_TRUE(person.has_profile());
+  EXPECT_FALSE(person.profile().bot());
+  EXPECT_EQ(person.profile().ratings_size(), 1);
+  EXPECT_EQ(person.profile().measured_size(), 0);
 }
 
 TEST(Accounts, TheLeaderboardRanksByRatingWithAMinimumOfGamesAndPages) {

@@ -114,6 +114,9 @@ class Controller {
                                        const char* what, const char* where) const;
   void show_replay(int at, SteadyTime now);
   void on_profile(const v1::Profile& profile);
+  // Asks for a level's bot's profile, to say what the arena measured of it
+  // in `variant` when the answer comes.
+  void ask_strength(const std::string& level, const std::string& variant);
   void on_leaderboard(const v1::Leaderboard& board);
 
   MatchView* current();
@@ -170,6 +173,8 @@ class Controller {
   std::map<std::uint64_t, Command> game_requests_;  // replay and export, by request id
   std::optional<v1::GameRecord> replay_;            // the game `next` and `prev` step through
   int replay_ply_ = 0;
+  // `bot` asks for the level's profile too: the variant, by request id.
+  std::map<std::uint64_t, std::string> strength_requests_;
 };
 
 }  // namespace inarow::client

@@ -41,6 +41,11 @@ std::string format_clock(std::int64_t ms);
 // "5+3" (minutes + seconds), "untimed".
 std::string format_time_control(const v1::TimeControl& tc);
 
+// What the arena measured of a bot level in a variant (a Profile's
+// `measured`): "arena: +544 Elo over beginner (±68, 400 games)", and "arena:
+// not measured in gomoku" when there is no measurement (null).
+std::string format_measure(const v1::LevelMeasure* measure, std::string_view variant);
+
 // A value in a script line: bare when it has no space, quote or backslash,
 // else in double quotes with \" and \\ escaped.
 std::string quote(std::string_view value);
