@@ -3,8 +3,11 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+
+#include "inarow/bots/bot.h"
 
 namespace inarow::bots {
 namespace {
@@ -88,6 +91,22 @@ TEST(Ladder, AVariantWithoutALadderOrALevelItLeavesOutIsNotMeasured) {
   // connect4's run left master out for time.
   EXPECT_FALSE(measured_level("connect4", "master"));
   EXPECT_FALSE(measured_level("connect4", "wizard"));
+}
+
+// The shipped gomoku ladder measures all six of gomoku's own presets, and
+// what calibrate called "monotone with clear gaps" holds of the built-in
+// data: each level above the one before by more than either margin.
+TEST(Ladder, GomokusLadderIsMonotoneWithClearGaps) {
+  const Variant gomoku = Variant::gomoku();
+  std::optional<LevelMeasure> below;
+  for (const Level& l : levels(gomoku)) {
+    const auto m = measured_level("gomoku", l.name);
+    ASSERT_TRUE(m) << l.name;
+    EXPECT_EQ(m->anchor, "beginner");
+    EXPECT_EQ(m->games, 270);
+    if (below) EXPECT_GT(m->elo - below->elo, std::max(m->margin, below->margin)) << l.name;
+    below = m;
+  }
 }
 
 TEST(Ladder, AMissingFileCannotBeRead) {
