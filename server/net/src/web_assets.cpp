@@ -4,7 +4,7 @@
 
 namespace inarow::server {
 
-// One file of web/, written into web_assets_data.cpp by web_assets.cmake.
+// One file of web/, written into web_assets_data.cpp by cmake/embed_files.cmake.
 struct EmbeddedFile {
   std::string_view name;  // relative to web/, e.g. "app.js"
   std::string_view bytes;
