@@ -1,6 +1,6 @@
-// Calibrated levels: the bot levels play a round robin and their joint
-// maximum-likelihood ratings become the Elo shown to players, anchored so the
-// weakest level listed is 0.
+// Calibrated levels: the bot levels play a round robin (or a ladder, each
+// against the next two) and their joint maximum-likelihood ratings become
+// the Elo shown to players, anchored so the weakest level listed is 0.
 #pragma once
 
 #include <functional>
@@ -8,13 +8,12 @@
 #include <vector>
 
 #include "inarow/arena/tournament.h"
+#include "inarow/bots/ladder.h"
 
 namespace inarow::arena {
 
-struct LadderRung {
-  std::string level;
-  double elo = 0;
-  double margin = 0;
+// A level's line as the server reads it back (bots/ladder.h), and its score.
+struct LadderRung : bots::LadderRung {
   double score = 0.5;  // over all its games
 };
 
