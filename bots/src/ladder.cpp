@@ -3,10 +3,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 #include "inarow/bots/bot.h"
+#include "text_file.h"
 
 namespace inarow::bots {
 
@@ -119,14 +118,9 @@ expected<LevelLadder, Error> parse_ladder(std::string_view text, std::string_vie
 }
 
 expected<LevelLadder, Error> load_ladder(const std::string& path) {
-  std::ifstream in(path);
-  if (!in)
-    return unexpected(Error{ErrorCode::cannot_read, 0, "cannot read ladder file '" + path + "'"});
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad())
-    return unexpected(Error{ErrorCode::cannot_read, 0, "cannot read ladder file '" + path + "'"});
-  return parse_ladder(text.str(), path);
+  auto text = read_text_file(path, "ladder file");
+  if (!text) return unexpected(std::move(text).error());
+  return parse_ladder(*text, path);
 }
 
 std::span<const LevelLadder> built_in_ladders() {
