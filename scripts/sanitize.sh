@@ -2,7 +2,13 @@
 # The tests under the sanitizers:
 #   asan  the whole suite under AddressSanitizer + UBSan (the asan preset)
 #   tsan  the server, store and client tests under ThreadSanitizer (the tsan
-#         preset builds only their binaries and what they run)
+#         preset builds only their binaries and what they run). Not the
+#         tests of server/core (inarow_server_core_tests,
+#         inarow_server_fairness_core_tests): the core is plain logic that
+#         starts no thread and has no Asio, and its tests call it from one
+#         thread, so TSan has no two threads to watch there; ASan + UBSan
+#         still run them, and the net tests drive the core from the
+#         server's threads under TSan.
 # Both build at -O1 with asserts on. A report stops the program, so its test
 # fails. scripts/test.sh does the setup, the builds and the runs; each stage
 # prints how long it took.
