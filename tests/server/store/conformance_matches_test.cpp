@@ -9,6 +9,8 @@
 namespace inarow::server::conformance {
 namespace {
 
+using testing::page_through;
+
 TYPED_TEST(Conformance, LiveMatchesComeBackWithTheirEventsAndTimes) {
   Store& store = this->store();
   EXPECT_EQ(store.last_alive_ms(), 0);
@@ -176,23 +178,6 @@ std::vector<StoreOp> history_ops() {
   ops.push_back(store_op::CreateMatch{match("self", "bot-easy", "bot-easy", 60)});
   ops.push_back(finish("self", 2000, 4));
   return ops;
-}
-
-std::vector<std::string> page_through(Store& store, const std::string& player,
-                                      const std::string& viewer, std::size_t limit) {
-  std::vector<std::string> ids;
-  std::optional<GameCursor> cursor;
-  for (int pages = 0; pages < 30; ++pages) {
-    auto page = store.list_games(player, viewer, cursor, limit);
-    EXPECT_TRUE(page);
-    if (!page || page->empty()) break;
-    EXPECT_LE(page->size(), limit);
-    for (const auto& g : *page)
-      ids.push_back(g.id);
-    if (page->size() < limit) break;
-    cursor = GameCursor{page->back().ended_ms, page->back().id};
-  }
-  return ids;
 }
 
 TYPED_TEST(Conformance, APlayersGamesPageByCursorWithPrivateGamesForTheirPlayers) {

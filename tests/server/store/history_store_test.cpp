@@ -19,6 +19,7 @@ namespace inarow::server {
 namespace {
 
 using testing::ids_of;
+using testing::page_through;
 using testing::query_rows;
 using testing::run_sql;
 
@@ -194,25 +195,6 @@ std::vector<StoreOp> same_millisecond_ops() {
     ops.push_back(finish(id, 4000, 1));
   }
   return ops;
-}
-
-// Every page of `player`'s games as `viewer` sees them, `limit` a page:
-// each page but the last full, then the ids in the order given.
-std::vector<std::string> page_through(Store& store, const std::string& player,
-                                      const std::string& viewer, std::size_t limit) {
-  std::vector<std::string> ids;
-  std::optional<GameCursor> cursor;
-  for (int pages = 0; pages < 20; ++pages) {
-    auto page = store.list_games(player, viewer, cursor, limit);
-    EXPECT_TRUE(page);
-    if (!page || page->empty()) break;
-    EXPECT_LE(page->size(), limit);
-    for (const auto& g : *page)
-      ids.push_back(g.id);
-    if (page->size() < limit) break;
-    cursor = GameCursor{page->back().ended_ms, page->back().id};
-  }
-  return ids;
 }
 
 // A private game is listed only to its two players; a page of what another

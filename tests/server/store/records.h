@@ -6,6 +6,7 @@
 #include <sqlite3.h>
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -96,6 +97,25 @@ inline std::string query_rows(const std::filesystem::path& path, const char* sql
   }
   sqlite3_close(db);
   return out;
+}
+
+// Every page of `player`'s games as `viewer` sees them, `limit` a page:
+// each page but the last full, then the ids in the order given.
+inline std::vector<std::string> page_through(Store& store, const std::string& player,
+                                             const std::string& viewer, std::size_t limit) {
+  std::vector<std::string> ids;
+  std::optional<GameCursor> cursor;
+  for (int pages = 0; pages < 30; ++pages) {
+    auto page = store.list_games(player, viewer, cursor, limit);
+    EXPECT_TRUE(page);
+    if (!page || page->empty()) break;
+    EXPECT_LE(page->size(), limit);
+    for (const auto& g : *page)
+      ids.push_back(g.id);
+    if (page->size() < limit) break;
+    cursor = GameCursor{page->back().ended_ms, page->back().id};
+  }
+  return ids;
 }
 
 }  // namespace inarow::server::testing
