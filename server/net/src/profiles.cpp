@@ -41,20 +41,17 @@ std::optional<PlayerRecord> named(Store& store, const std::string& key) {
 // (built into the bots library, so every node answers the same).
 void add_measured(const PlayerRecord& player, v1::Profile& out) {
   if (!player.bot) return;
-  for (const bots::Level& level : bots::levels()) {
-    if (player.id != bot_id(level.name)) continue;
-    for (const bots::LevelLadder& ladder : bots::built_in_ladders()) {
-      const auto measure = bots::measured_level(ladder.variant, level.name);
-      if (!measure) continue;
+  for (const bots::LevelLadder& ladder : bots::built_in_ladders())
+    for (const bots::LadderRung& rung : ladder.rungs) {
+      if (player.id != bot_id(rung.level)) continue;
       auto* m = out.add_measured();
       m->set_variant(ladder.variant);
-      m->set_level(std::string(level.name));
-      m->set_elo(measure->elo);
-      m->set_margin(measure->margin);
-      m->set_anchor(measure->anchor);
-      m->set_games(static_cast<std::uint32_t>(measure->games));
+      m->set_level(rung.level);
+      m->set_elo(rung.elo);
+      m->set_margin(rung.margin);
+      m->set_anchor(ladder.anchor());
+      m->set_games(static_cast<std::uint32_t>(ladder.games));
     }
-  }
 }
 
 }  // namespace
