@@ -15,6 +15,7 @@
 // Positions are freestyle gomoku (15x15, five or more wins).
 #pragma once
 
+#include <cstdlib>
 #include <fstream>
 #include <optional>
 #include <sstream>

@@ -5,8 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <iostream>
 #include <map>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "inarow/engine/forcing.h"
 #include "inarow/engine/notation.h"
