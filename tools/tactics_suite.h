@@ -11,7 +11,8 @@
 //                       moves)
 //   hold g7 h8i9j10...  the opponent has a VCF (as if it could move now);
 //                       after g7 it has none at all, after every other
-//                       legal move it still has one
+//                       legal move it still has one (the side to move has
+//                       neither a VCF nor a four: see classify)
 // Positions are freestyle gomoku (15x15, five or more wins).
 #pragma once
 
