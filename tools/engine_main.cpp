@@ -5,14 +5,18 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <map>
+#include <set>
 #include <sstream>
 #include <string>
 
 #include "bench_positions.h"
 #include "inarow/bots/bot.h"
+#include "inarow/engine/forcing.h"
 #include "inarow/engine/game.h"
 #include "inarow/engine/notation.h"
 #include "inarow/engine/search.h"
+#include "tactics_suite.h"
 
 namespace {
 
@@ -228,6 +232,146 @@ int run_analyse(const Variant& v, const Limits& limits, std::size_t tt_mb) {
   });
 }
 
+// find-tactics: the tactics suite's candidate lines from game records on
+// standard input (JSON lines with a "moves" field, as the arena writes them,
+// or one game's moves a line), every position of every game classified by
+// tactics_suite.h. A game gives at most one VCF line of each length and one
+// hold line, so that the lines come from many games; a position met twice is
+// written once. With --lengthen-from, each VCF position that long or longer
+// (one a length a game) is also made longer (tools::lengthen, up to 29
+// plies), the results capped per length as the others. Each line ends with
+// the record and ply it came from.
+int run_find_tactics(std::uint64_t budget, int per_length, int holds_wanted, int lengthen_from) {
+  const Variant v = Variant::gomoku();
+  VcfSolver solver(v);
+  std::set<std::uint64_t> seen;
+  std::map<int, int> vcfs, lengthened;  // lines written per length
+  int holds = 0, record = 0;
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    ++record;
+    std::string moves = line;
+    if (const auto at = line.find("\"moves\":\""); at != std::string::npos) {
+      if (line.find("\"variant\":\"gomoku\"") == std::string::npos) continue;
+      moves = line.substr(at + 9, line.find('"', at + 9) - (at + 9));
+    } else {
+      std::istringstream fields(line);
+      fields >> moves;
+    }
+    const auto played = Game::parse(v, moves);
+    if (!played) {
+      std::cerr << "record " << record << ": " << played.error().describe() << "\n";
+      continue;
+    }
+    Game game(v);
+    std::set<int> lengths;  // this game's VCF lines
+    bool held = false;
+    for (const Cell next : played->moves()) {
+      if (game.over()) break;
+      if (seen.insert(game.key()).second) {
+        if (const auto t = tools::classify(solver, game, budget)) {
+          auto write = [&](const tools::Tactic& tactic, const char* how) {
+            std::cout << tools::format_tactic(v, tactic) << "  # record " << record << ", ply "
+                      << game.ply() << how << "\n"
+                      << std::flush;
+          };
+          if (t->kind == tools::Tactic::Kind::hold) {
+            if (!held && (holds_wanted == 0 || holds < holds_wanted)) {
+              write(*t, "");
+              held = true;
+              ++holds;
+            }
+          } else if (lengths.insert(t->plies).second) {
+            if (per_length == 0 || vcfs[t->plies] < per_length) {
+              write(*t, "");
+              ++vcfs[t->plies];
+            }
+            if (lengthen_from && t->plies >= lengthen_from)
+              if (const auto longer = tools::lengthen(solver, game, 29, budget))
+                if (const auto l = tools::classify(solver, *longer, budget))
+                  if (per_length == 0 || lengthened[l->plies] < per_length) {
+                    write(*l, ", lengthened");
+                    ++lengthened[l->plies];
+                  }
+          }
+        }
+      }
+      (void)game.play(next);
+    }
+  }
+  return 0;
+}
+
+// tactics: the suite's positions searched as the bots search, each with a
+// fresh table and the same limits. A VCF is solved when the search claims a
+// win no longer than the shortest VCF and its move starts a win (checked
+// with the solver); a hold is held when the search plays the one move.
+int run_tactics(const std::string& path, const Limits& limits, std::size_t tt_mb, bool verbose) {
+  const Variant v = Variant::gomoku();
+  const auto suite = tools::read_tactics(v, path);
+  if (!suite) {
+    std::cerr << "inarow-engine: " << suite.error().message << "\n";
+    return 1;
+  }
+  Searcher searcher(v, {}, tt_mb);
+  VcfSolver solver(v);
+  struct Band {
+    int positions = 0, solved = 0;
+    double seconds = 0, max_seconds = 0;
+  };
+  // Bands of attacking moves: 1-3, 4-6, 7-9, 10-12, 13-15 (plies 1-5, ..., 25-29).
+  std::map<int, Band> bands;
+  Band holds;
+  for (const tools::Tactic& t : *suite) {
+    const Game game = *Game::parse(v, t.moves);
+    searcher.clear();
+    const SearchResult r = searcher.search(game, limits);
+    const double seconds = std::chrono::duration<double>(r.elapsed).count();
+    bool ok;
+    Band& band = t.kind == tools::Tactic::Kind::hold ? holds : bands[((t.plies + 1) / 2 - 1) / 3];
+    if (t.kind == tools::Tactic::Kind::hold) {
+      ok = r.best == t.cell;
+    } else {
+      ok = r.score > kMaxEval && mate_plies(r.score) <= t.plies &&
+           tools::starts_a_win(solver, game, r.best, 1'000'000);
+    }
+    ++band.positions;
+    if (ok) {
+      ++band.solved;
+      band.seconds += seconds;
+      band.max_seconds = std::max(band.max_seconds, seconds);
+    }
+    if (!ok || verbose) {
+      const std::string what =
+          t.kind == tools::Tactic::Kind::hold
+              ? "hold " + format_move(v, t.cell) + (ok ? ": held" : ": not held")
+              : "vcf " + std::to_string(t.plies) + (ok ? ": solved" : ": not solved");
+      std::printf("line %d: %s, played %s, %s, depth %d, %.3f s\n", t.line, what.c_str(),
+                  format_move(v, r.best).c_str(), describe_score(r.score).c_str(), r.depth,
+                  seconds);
+    }
+  }
+  auto row = [](const std::string& name, const Band& b) {
+    std::printf("%-32s %6d %7d %9.1f %9.1f\n", name.c_str(), b.positions, b.solved,
+                b.solved ? 1000 * b.seconds / b.solved : 0.0, 1000 * b.max_seconds);
+  };
+  std::printf("%-32s %6s %7s %9s %9s\n", "positions", "count", "solved", "mean ms", "max ms");
+  Band all;
+  for (const auto& [band, b] : bands) {
+    const int from = band * 3 + 1, to = band * 3 + 3;
+    row("vcf " + std::to_string(from) + "-" + std::to_string(to) + " moves (" +
+            std::to_string(2 * from - 1) + "-" + std::to_string(2 * to - 1) + " plies)",
+        b);
+    all.positions += b.positions;
+    all.solved += b.solved;
+    all.seconds += b.seconds;
+    all.max_seconds = std::max(all.max_seconds, b.max_seconds);
+  }
+  row("vcf, all", all);
+  row("hold", holds);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -287,6 +431,38 @@ int main(int argc, char** argv) {
                   "Also search the gomoku positions under the standard rule (gomoku-standard), "
                   "outside the total");
 
+  std::string tactics_file = INAROW_SOURCE_DIR "/bench/gomoku/tactics.txt";
+  int tactics_ms = 1000;
+  std::uint64_t tactics_nodes = 0;
+  auto* tactics = app.add_subcommand(
+      "tactics", "Search the gomoku tactics suite: VCFs solved and single defences held");
+  tactics->add_option("--file", tactics_file, "The suite")->capture_default_str();
+  tactics->add_option("--movetime", tactics_ms, "Milliseconds a position (0: no time limit)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 3600000));
+  tactics->add_option("--nodes", tactics_nodes, "Nodes a position at most (0: no limit)");
+  bool tactics_verbose = false;
+  tactics->add_flag("--verbose", tactics_verbose, "A line for every position, not only failures");
+  tactics->add_option("--tt", tt_mb, "Transposition table size in MiB")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 4096));
+
+  std::uint64_t find_budget = 5'000'000;
+  int per_length = 0, holds_wanted = 0, lengthen_from = 0;
+  auto* find_tactics = app.add_subcommand(
+      "find-tactics",
+      "Write the tactics suite's candidate lines from gomoku game records on standard input");
+  find_tactics->add_option("--budget", find_budget, "Nodes a VCF search at most")
+      ->capture_default_str();
+  find_tactics->add_option("--per-length", per_length, "VCF lines of each length (0: all)")
+      ->capture_default_str();
+  find_tactics->add_option("--holds", holds_wanted, "Hold lines (0: all)")->capture_default_str();
+  find_tactics
+      ->add_option("--lengthen-from", lengthen_from,
+                   "Also write a longer VCF made from each VCF line this long or longer, up "
+                   "to 29 plies (0: none)")
+      ->capture_default_str();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -295,6 +471,17 @@ int main(int argc, char** argv) {
   if (*solve) return run_solve(variant_or_exit(variant), weak, tt_mb);
   if (*play) return run_play(variant_or_exit(variant), level, side, seed);
   if (*bench) return run_bench(depth_cap, movetime, standard);
+  if (*find_tactics) return run_find_tactics(find_budget, per_length, holds_wanted, lengthen_from);
+  if (*tactics) {
+    Limits limits;
+    limits.time = std::chrono::milliseconds(tactics_ms);
+    limits.nodes = tactics_nodes;
+    if (tactics_ms == 0 && tactics_nodes == 0) {
+      std::cerr << "inarow-engine: tactics needs a limit: --movetime or --nodes\n";
+      return 2;
+    }
+    return run_tactics(tactics_file, limits, tt_mb, tactics_verbose);
+  }
   if (*analyse) {
     // --nodes alone means those nodes, however long they take.
     if (analyse_ms < 0) analyse_ms = analyse_limits.depth || analyse_limits.nodes ? 0 : 1000;

@@ -44,6 +44,9 @@ class Vcf {
 
   void clear() { std::fill(table_.begin(), table_.end(), Entry{}); }
   std::uint64_t nodes() const { return nodes_; }
+  // The last find ran out of its node budget: "none found" then proves
+  // nothing, where otherwise it proves there is no VCF within max_plies.
+  bool aborted() const { return aborted_; }
 
   // What the caller already knows of the position, so that no deepening
   // step works it out again: the attacker has no five cell, the defender's

@@ -153,6 +153,51 @@ TEST(EngineCli, PlayToTheEnd) {
   EXPECT_NE(r.out.find("result: the bot wins"), std::string::npos) << r.out;
 }
 
+TEST(EngineCli, FindTacticsClassifiesEveryPositionOfEachRecord) {
+  // A gomoku record as the arena writes it, one of another variant
+  // (skipped), a bad line (named, the rest goes on) and plain moves. In
+  // the first game o's three h8-h10 (x on h12) becomes a straight four on
+  // h7 (a VCF of 3 plies), then its four h8-h11 leaves x only h7.
+  const Outcome r = engine("find-tactics",
+                           "{\"variant\":\"connect4\",\"moves\":\"4444\"}\n"
+                           "{\"variant\":\"gomoku\",\"moves\":\"h12h8a1h9a15h10o1h11h7\"}\n"
+                           "zz\n"
+                           "g8a1h8a15i8o1f8\n");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "vcf 3 h12h8a1h9a15h10o1  # record 2, ply 7\n"
+            "hold h7 h12h8a1h9a15h10o1h11  # record 2, ply 8\n"
+            "vcf 3 g8a1h8a15i8o1  # record 4, ply 6\n");
+  EXPECT_NE(r.err.find("record 3: at offset 0: column 'z' is off the board"), std::string::npos)
+      << r.err;
+}
+
+TEST(EngineCli, TacticsReportsSolvedAndHeld) {
+  const fs::path suite =
+      fs::temp_directory_path() / ("inarow-tactics-" + std::to_string(::getpid()) + ".txt");
+  std::ofstream(suite) << "# two positions\nvcf 3 g8a1h8a15i8o1  # an open three\n\n"
+                          "hold h7 h12h8a1h9a15h10o1h11\n";
+  const Outcome r = engine("tactics --movetime 0 --nodes 100000 --file " + suite.string());
+  fs::remove(suite);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("vcf 1-3 moves (1-5 plies)             1       1"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("hold                                  1       1"), std::string::npos)
+      << r.out;
+}
+
+TEST(EngineCli, TacticsRejectsABadSuiteOrNoLimit) {
+  const fs::path suite =
+      fs::temp_directory_path() / ("inarow-tactics-bad-" + std::to_string(::getpid()) + ".txt");
+  std::ofstream(suite) << "vcf 4 g8a1h8a15i8o1\n";
+  const Outcome bad = engine("tactics --file " + suite.string());
+  fs::remove(suite);
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_NE(bad.err.find("line 1: '4' is not an odd number of plies"), std::string::npos)
+      << bad.err;
+  EXPECT_EQ(engine("tactics --movetime 0").status, 2);
+}
+
 // The bench's node total is the commit's search signature: it changes only
 // when search behaviour changes, and then this value changes in the same
 // commit, whose message gives the new one.
