@@ -21,13 +21,18 @@ double sigmoid(double x) {
 
 // The weights a fit moves, as one vector: w1..w(k-1), then the threat
 // terms, then the shapes while they are on (off, they count for nothing).
+// The tempo stays as it is: with it fixed, the evaluation is still linear in
+// the window weights, each multiplying its count plus the tempo's share of
+// the mover's own count.
 struct Layout {
   std::size_t counts = 0, threats = 0, shapes = 0;
+  double tempo = 0;
 
   explicit Layout(const Weights& w)
       : counts(w.by_count.empty() ? 0 : w.by_count.size() - 1),
         threats(w.threats.size()),
-        shapes(w.shapes_on ? w.shapes.size() : 0) {}
+        shapes(w.shapes_on ? w.shapes.size() : 0),
+        tempo(w.tempo / 100.0) {}
   std::size_t size() const { return counts + threats + shapes; }
 
   std::vector<double> flatten(const Weights& w) const {
@@ -51,8 +56,11 @@ struct Layout {
   std::vector<float> features(const EvalTerms& t) const {
     std::vector<float> f;
     f.reserve(size());
+    const double mover_sign = t.first_to_move ? 1.0 : -1.0;
     for (std::size_t n = 1; n <= counts; ++n)
-      f.push_back(float(t.by_count[n]));
+      f.push_back(
+          float(t.by_count[n] +
+                (n < t.mover_by_count.size() ? mover_sign * tempo * t.mover_by_count[n] : 0.0)));
     for (std::size_t i = 0; i < threats; ++i)
       f.push_back(float(t.threats[i]));
     for (std::size_t i = 0; i < shapes; ++i)

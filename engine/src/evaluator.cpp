@@ -20,7 +20,12 @@ Weights Weights::defaults(const Variant& v) {
     w.by_count = {0, 5, 13, 33};  // +99 Elo over the seeds at depth 4
     return w;
   }
-  if (v.k >= 5 && !v.gravity) w.threats = {15, 40, 10, 25};  // hand-set, not tuned yet
+  if (v.k >= 5 && !v.gravity) {
+    w.threats = {15, 40, 10, 25};  // hand-set, not tuned yet
+    // +139 Elo at equal nodes against no tempo, +100 at 25 and +115 at 100
+    // (bench/gomoku/RESULTS.md).
+    w.tempo = 50;
+  }
   if (detail::shapes_fit(v)) {
     // Hand-set, on top of the windows; off until a change of them gains in
     // self-play (bench/gomoku/RESULTS.md: at these weights +35 -45 over 80
@@ -90,6 +95,15 @@ expected<Weights, Error> Weights::parse(const Variant& v, std::string_view text)
         return fail("weights are for '" + std::string(value) + "', not '" + v.name + "'");
       continue;
     }
+    if (name == "tempo") {
+      int x = 0;
+      auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), x);
+      if (ec != std::errc{} || ptr != value.data() + value.size())
+        return fail("'" + std::string(value) + "' is not a whole number");
+      if (x < -100 || x > 1000) return fail("tempo must lie within -100..1000 (percent)");
+      w.tempo = x;
+      continue;
+    }
     if (name == "eval") {
       if (value != "shapes" && value != "windows")
         return fail("eval is 'shapes' or 'windows', not '" + std::string(value) + "'");
@@ -144,9 +158,13 @@ expected<Weights, Error> Weights::parse(const Variant& v, std::string_view text)
 }
 
 long long Weights::evaluate(const EvalTerms& t) const {
-  long long e = 0;
+  long long e = 0, mover = 0;
   for (std::size_t n = 1; n < by_count.size() && n < t.by_count.size(); ++n)
     e += static_cast<long long>(by_count[n]) * t.by_count[n];
+  for (std::size_t n = 1; n < by_count.size() && n < t.mover_by_count.size(); ++n)
+    mover += static_cast<long long>(by_count[n]) * t.mover_by_count[n];
+  // As the search adds it: a whole-number share of the mover's own sum.
+  e += (t.first_to_move ? 1 : -1) * (mover * tempo / 100);
   for (std::size_t i = 0; i < threats.size() && i < t.threats.size(); ++i)
     e += static_cast<long long>(threats[i]) * t.threats[i];
   if (shapes_on)
@@ -162,6 +180,7 @@ std::string Weights::to_text() const {
   static constexpr const char* kThreatKeys[] = {"four", "three", "their_four", "their_three"};
   for (std::size_t i = 0; i < threats.size() && i < 4; ++i)
     out += std::string(kThreatKeys[i]) + " = " + std::to_string(threats[i]) + "\n";
+  out += "tempo = " + std::to_string(tempo) + "\n";
   if (!shapes.empty()) out += std::string("eval = ") + (shapes_on ? "shapes" : "windows") + "\n";
   for (std::size_t i = 0; i < shapes.size() && i < std::size(kShapeKeys); ++i)
     out += std::string(kShapeKeys[i]) + " = " + std::to_string(shapes[i]) + "\n";

@@ -109,6 +109,7 @@ class Core {
     threat_weights_.fill(0);
     for (std::size_t i = 0; i < w.threats.size() && i < threat_weights_.size(); ++i)
       threat_weights_[i] = w.threats[i];
+    tempo_ = w.tempo;
     // order() may leave the window gains out while the table's move stays
     // above every other score whatever they are: weights within the range
     // Weights::parse accepts (see there).
@@ -142,10 +143,14 @@ class Core {
     return wins.any() ? wins.lowest() : kNoCell;
   }
   Score evaluate() const {
-    const Score s = use_shapes_ ? std::clamp(eval_.score_first() + shapes_->score_first(),
-                                             -kMaxEval + 1, kMaxEval - 1)
-                                : eval_.score_first();
-    return pos_.to_move() == Side::first ? s : -s;
+    const Score first = use_shapes_ ? std::clamp(eval_.score_first() + shapes_->score_first(),
+                                                 -kMaxEval + 1, kMaxEval - 1)
+                                    : eval_.score_first();
+    const Side us = pos_.to_move();
+    const Score s = us == Side::first ? first : -first;
+    if (!tempo_) return s;
+    // The side to move's own windows, weighed again (Weights::tempo).
+    return std::clamp(s + eval_.side_sum(us) * tempo_ / 100, -kMaxEval + 1, kMaxEval - 1);
   }
   void make(int m) {
     // The windows score and order moves always; shapes add to their score.
@@ -238,6 +243,7 @@ class Core {
   // Leaf terms on top of the window score (Weights::threats), per cell:
   // where the side to move makes a four, a straight four; the opponent's.
   std::array<int, 4> threat_weights_{};
+  int tempo_ = 0;  // percent (Weights::tempo)
   bool gains_can_wait_ = true;
   // The root's forcing analysis (our VCF/VCT, the refutations of theirs).
   // Off for score_moves' child searches: run once per candidate it cost
@@ -661,6 +667,8 @@ EvalTerms Core<W>::eval_terms(const Game& game) {
   const int sign = us == Side::first ? 1 : -1;
   EvalTerms t;
   t.by_count.assign(v.k, 0);
+  t.mover_by_count.assign(v.k, 0);
+  t.first_to_move = us == Side::first;
   for (int n = 1; n < v.k; ++n) {
     Weights unit;
     unit.by_count.assign(v.k, 0);
@@ -668,6 +676,7 @@ EvalTerms Core<W>::eval_terms(const Game& game) {
     detail::EvalState one(windows_, unit);
     one.reset(pos_.moves());
     t.by_count[n] = one.score_first();
+    t.mover_by_count[n] = one.side_sum(us);
   }
   const Board playable = pos_.open_cells();
   t.quiet =

@@ -83,6 +83,7 @@ class EvalState {
     std::fill(counts_.begin(), counts_.end(), std::array<std::uint8_t, 2>{0, 0});
     std::fill(outer_.begin(), outer_.end(), std::array<std::uint8_t, 2>{0, 0});
     score_ = 0;
+    side_sum_ = {0, 0};
     for (std::size_t i = 0; i < moves.size(); ++i)
       add(moves[i], static_cast<Side>(i & 1));
   }
@@ -92,6 +93,9 @@ class EvalState {
 
   // The first player's score, clamped into the heuristic range.
   Score score_first() const { return std::clamp(score_, -kMaxEval + 1, kMaxEval - 1); }
+  // The sum over the windows live for `s` alone (score_ is the first's
+  // minus the second's).
+  int side_sum(Side s) const { return side_sum_[index(s)]; }
 
   // How much placing a stone of `s` on `cell` would gain for s: its own
   // windows grow and the opponent's windows through the cell die.
@@ -110,30 +114,36 @@ class EvalState {
     if constexpr (Exact) return outer_[id][side] == 0;
     return true;
   }
-  // Contribution of one window to the first player's score.
+  // One window's worth to each side: to the side it is live for (an empty
+  // window is worth 0 to both; one with both sides' stones is dead).
   template <bool Exact>
-  int contribution(std::uint32_t id) const {
-    if (live_for<Exact>(id, 0)) return value_[counts_[id][0]];
-    if (live_for<Exact>(id, 1)) return -value_[counts_[id][1]];
-    return 0;  // both sides' stones (or, empty, both live and worth 0)
+  std::array<int, 2> parts(std::uint32_t id) const {
+    if (live_for<Exact>(id, 0)) return {value_[counts_[id][0]], 0};
+    if (live_for<Exact>(id, 1)) return {0, value_[counts_[id][1]]};
+    return {0, 0};
   }
 
   template <bool Exact>
   void update_as(int cell, int side, int delta) {
     for (std::uint32_t i = table_.first[cell]; i < table_.first[cell + 1]; ++i) {
       const auto id = table_.ids[i];
-      score_ -= contribution<Exact>(id);
+      const auto before = parts<Exact>(id);
       counts_[id][side] = static_cast<std::uint8_t>(counts_[id][side] + delta);
-      score_ += contribution<Exact>(id);
+      const auto after = parts<Exact>(id);
+      side_sum_[0] += after[0] - before[0];
+      side_sum_[1] += after[1] - before[1];
     }
     if constexpr (Exact) {
       for (std::uint32_t i = table_.outer_first[cell]; i < table_.outer_first[cell + 1]; ++i) {
         const auto id = table_.outer_ids[i];
-        score_ -= contribution<Exact>(id);
+        const auto before = parts<Exact>(id);
         outer_[id][side] = static_cast<std::uint8_t>(outer_[id][side] + delta);
-        score_ += contribution<Exact>(id);
+        const auto after = parts<Exact>(id);
+        side_sum_[0] += after[0] - before[0];
+        side_sum_[1] += after[1] - before[1];
       }
     }
+    score_ = side_sum_[0] - side_sum_[1];
   }
   void update(int cell, int side, int delta) {
     if (table_.exact) return exact_update(cell, side, delta);
@@ -174,6 +184,7 @@ class EvalState {
   std::vector<std::array<std::uint8_t, 2>> counts_;
   std::vector<std::array<std::uint8_t, 2>> outer_;  // standard rule: own stones just outside
   int score_ = 0;
+  std::array<int, 2> side_sum_{};
 };
 
 }  // namespace inarow::detail

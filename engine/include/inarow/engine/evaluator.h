@@ -33,6 +33,11 @@ struct Weights {
   // other boards; `shapes_on` picks it over the windows ("eval = shapes").
   std::vector<int> shapes;
   bool shapes_on = false;
+  // The side to move's own windows count this many percent more at a leaf
+  // (key tempo): it plays next, so its lines are nearer to threats than the
+  // same lines of the opponent's. 0 on small boards (solved or tuned
+  // without it).
+  int tempo = 0;
 
   // The built-in weights for a variant (tic-tac-toe: 2 -> 2, 1 -> 1).
   static Weights defaults(const Variant& v);
@@ -63,6 +68,11 @@ struct EvalTerms {
   // first player makes that shape, minus the second player's. Counted in
   // the evaluation only while Weights::shapes_on.
   std::vector<int> shapes;
+  // [n]: the side to move's own windows holding n stones (and none of the
+  // opponent's), which Weights::tempo weighs again; `first_to_move` says
+  // whose they are.
+  std::vector<int> mover_by_count;
+  bool first_to_move = true;
   // The search stands pat here: neither side can make five, the opponent
   // has no three to answer, and the side to move has no unstoppable three.
   bool quiet = false;
