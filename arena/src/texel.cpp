@@ -26,16 +26,13 @@ double sigmoid(double x) {
 // the mover's own count.
 struct Layout {
   std::size_t counts = 0, threats = 0, shapes = 0;
-  std::vector<double> tempo;  // by stone count, as a fraction
+  double tempo = 0;
 
   explicit Layout(const Weights& w)
       : counts(w.by_count.empty() ? 0 : w.by_count.size() - 1),
         threats(w.threats.size()),
         shapes(w.shapes_on ? w.shapes.size() : 0),
-        tempo(w.tempo.begin(), w.tempo.end()) {
-    for (double& t : tempo)
-      t /= 100;
-  }
+        tempo(w.tempo / 100.0) {}
   std::size_t size() const { return counts + threats + shapes; }
 
   std::vector<double> flatten(const Weights& w) const {
@@ -61,9 +58,9 @@ struct Layout {
     f.reserve(size());
     const double mover_sign = t.first_to_move ? 1.0 : -1.0;
     for (std::size_t n = 1; n <= counts; ++n)
-      f.push_back(float(t.by_count[n] + (n < t.mover_by_count.size() && n < tempo.size()
-                                             ? mover_sign * tempo[n] * t.mover_by_count[n]
-                                             : 0.0)));
+      f.push_back(
+          float(t.by_count[n] +
+                (n < t.mover_by_count.size() ? mover_sign * tempo * t.mover_by_count[n] : 0.0)));
     for (std::size_t i = 0; i < threats; ++i)
       f.push_back(float(t.threats[i]));
     for (std::size_t i = 0; i < shapes; ++i)

@@ -14,7 +14,6 @@ constexpr std::string_view kShapeKeys[] = {
 
 Weights Weights::defaults(const Variant& v) {
   Weights w;
-  w.tempo.assign(v.k, 0);
   // Tuned by inarow-arena (Texel, then SPSA) and accepted by an SPRT against
   // the hand-set seeds below: see bots/weights/ for the runs and the matches.
   if (v.same_board(Variant::connect4())) {
@@ -23,12 +22,9 @@ Weights Weights::defaults(const Variant& v) {
   }
   if (v.k >= 5 && !v.gravity) {
     w.threats = {15, 40, 10, 25};  // hand-set, not tuned yet
-    // 50% on every count: +139 Elo at equal nodes against none (+100 at
-    // 25%, +115 at 100%); then 100% on twos: +56 over that
+    // +139 Elo at equal nodes against no tempo, +100 at 25 and +115 at 100
     // (bench/gomoku/RESULTS.md).
-    w.tempo.assign(v.k, 50);
-    w.tempo[0] = 0;
-    w.tempo[2] = 100;
+    w.tempo = 50;
   }
   if (detail::shapes_fit(v)) {
     // Hand-set, on top of the windows; off until a change of them gains in
@@ -99,25 +95,13 @@ expected<Weights, Error> Weights::parse(const Variant& v, std::string_view text)
         return fail("weights are for '" + std::string(value) + "', not '" + v.name + "'");
       continue;
     }
-    if (name.starts_with("tempo")) {
-      // tempo = X: every count; tempoN = X: windows of N stones.
-      int n = 0;
-      const std::string_view digits = name.substr(5);
-      if (!digits.empty() &&
-          (std::from_chars(digits.data(), digits.data() + digits.size(), n).ptr !=
-               digits.data() + digits.size() ||
-           n < 1 || n >= v.k))
-        return fail("unknown key '" + std::string(name) + "' (expected tempo or tempo1..tempo" +
-                    std::to_string(v.k - 1) + ")");
+    if (name == "tempo") {
       int x = 0;
       auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), x);
       if (ec != std::errc{} || ptr != value.data() + value.size())
         return fail("'" + std::string(value) + "' is not a whole number");
       if (x < -100 || x > 1000) return fail("tempo must lie within -100..1000 (percent)");
-      if (digits.empty())
-        std::fill(w.tempo.begin() + 1, w.tempo.end(), x);
-      else
-        w.tempo[n] = x;
+      w.tempo = x;
       continue;
     }
     if (name == "eval") {
@@ -177,11 +161,10 @@ long long Weights::evaluate(const EvalTerms& t) const {
   long long e = 0, mover = 0;
   for (std::size_t n = 1; n < by_count.size() && n < t.by_count.size(); ++n)
     e += static_cast<long long>(by_count[n]) * t.by_count[n];
-  for (std::size_t n = 1; n < by_count.size() && n < t.mover_by_count.size() && n < tempo.size();
-       ++n)
-    mover += static_cast<long long>(by_count[n]) * tempo[n] * t.mover_by_count[n];
-  // As the search adds it: the whole-number part of the percentages' sum.
-  e += (t.first_to_move ? 1 : -1) * (mover / 100);
+  for (std::size_t n = 1; n < by_count.size() && n < t.mover_by_count.size(); ++n)
+    mover += static_cast<long long>(by_count[n]) * t.mover_by_count[n];
+  // As the search adds it: a whole-number share of the mover's own sum.
+  e += (t.first_to_move ? 1 : -1) * (mover * tempo / 100);
   for (std::size_t i = 0; i < threats.size() && i < t.threats.size(); ++i)
     e += static_cast<long long>(threats[i]) * t.threats[i];
   if (shapes_on)
@@ -197,8 +180,7 @@ std::string Weights::to_text() const {
   static constexpr const char* kThreatKeys[] = {"four", "three", "their_four", "their_three"};
   for (std::size_t i = 0; i < threats.size() && i < 4; ++i)
     out += std::string(kThreatKeys[i]) + " = " + std::to_string(threats[i]) + "\n";
-  for (std::size_t n = 1; n < tempo.size(); ++n)
-    out += "tempo" + std::to_string(n) + " = " + std::to_string(tempo[n]) + "\n";
+  out += "tempo = " + std::to_string(tempo) + "\n";
   if (!shapes.empty()) out += std::string("eval = ") + (shapes_on ? "shapes" : "windows") + "\n";
   for (std::size_t i = 0; i < shapes.size() && i < std::size(kShapeKeys); ++i)
     out += std::string(kShapeKeys[i]) + " = " + std::to_string(shapes[i]) + "\n";

@@ -111,7 +111,7 @@ class Core {
     threat_weights_.fill(0);
     for (std::size_t i = 0; i < w.threats.size() && i < threat_weights_.size(); ++i)
       threat_weights_[i] = w.threats[i];
-    tempo_ = std::any_of(w.tempo.begin(), w.tempo.end(), [](int x) { return x != 0; });
+    tempo_ = w.tempo;
     // order() may leave the window gains out while the table's move stays
     // above every other score whatever they are: weights within the range
     // Weights::parse accepts (see there).
@@ -152,8 +152,7 @@ class Core {
     const Score s = us == Side::first ? first : -first;
     if (!tempo_) return s;
     // The side to move's own windows, weighed again (Weights::tempo).
-    return Score(
-        std::clamp<std::int64_t>(s + eval_.tempo_sum(us) / 100, -kMaxEval + 1, kMaxEval - 1));
+    return std::clamp(s + eval_.side_sum(us) * tempo_ / 100, -kMaxEval + 1, kMaxEval - 1);
   }
   void make(int m) {
     // The windows score and order moves always; shapes add to their score.
@@ -246,7 +245,7 @@ class Core {
   // Leaf terms on top of the window score (Weights::threats), per cell:
   // where the side to move makes a four, a straight four; the opponent's.
   std::array<int, 4> threat_weights_{};
-  bool tempo_ = false;  // any Weights::tempo
+  int tempo_ = 0;  // percent (Weights::tempo)
   bool gains_can_wait_ = true;
   // The root's forcing analysis (our VCF/VCT, the refutations of theirs).
   // Off for score_moves' child searches: run once per candidate it cost

@@ -73,11 +73,8 @@ class EvalState {
   void set_weights(const Weights& w) {
     weights_ = w;
     value_.assign(table_.k + 1, 0);
-    tempo_value_.assign(table_.k + 1, 0);
-    for (std::size_t n = 1; n < w.by_count.size() && n < value_.size(); ++n) {
+    for (std::size_t n = 1; n < w.by_count.size() && n < value_.size(); ++n)
       value_[n] = w.by_count[n];
-      if (n < w.tempo.size()) tempo_value_[n] = w.by_count[n] * w.tempo[n];
-    }
   }
   const Weights& weights() const { return weights_; }
 
@@ -87,7 +84,6 @@ class EvalState {
     std::fill(outer_.begin(), outer_.end(), std::array<std::uint8_t, 2>{0, 0});
     score_ = 0;
     side_sum_ = {0, 0};
-    tempo_sum_ = {0, 0};
     for (std::size_t i = 0; i < moves.size(); ++i)
       add(moves[i], static_cast<Side>(i & 1));
   }
@@ -100,8 +96,6 @@ class EvalState {
   // The sum over the windows live for `s` alone (score_ is the first's
   // minus the second's).
   int side_sum(Side s) const { return side_sum_[index(s)]; }
-  // The same windows weighed by Weights::tempo, in hundredths.
-  std::int64_t tempo_sum(Side s) const { return tempo_sum_[index(s)]; }
 
   // How much placing a stone of `s` on `cell` would gain for s: its own
   // windows grow and the opponent's windows through the cell die.
@@ -120,26 +114,13 @@ class EvalState {
     if constexpr (Exact) return outer_[id][side] == 0;
     return true;
   }
-  // One window's worth to the side it is live for, and its tempo's: the
-  // first player's two, then the second's (an empty window is worth 0 to
-  // both; one with both sides' stones is dead).
+  // One window's worth to each side: to the side it is live for (an empty
+  // window is worth 0 to both; one with both sides' stones is dead).
   template <bool Exact>
-  std::array<int, 4> parts(std::uint32_t id) const {
-    if (live_for<Exact>(id, 0)) {
-      const int n = counts_[id][0];
-      return {value_[n], tempo_value_[n], 0, 0};
-    }
-    if (live_for<Exact>(id, 1)) {
-      const int n = counts_[id][1];
-      return {0, 0, value_[n], tempo_value_[n]};
-    }
-    return {0, 0, 0, 0};
-  }
-  void add_parts(const std::array<int, 4>& before, const std::array<int, 4>& after) {
-    side_sum_[0] += after[0] - before[0];
-    tempo_sum_[0] += after[1] - before[1];
-    side_sum_[1] += after[2] - before[2];
-    tempo_sum_[1] += after[3] - before[3];
+  std::array<int, 2> parts(std::uint32_t id) const {
+    if (live_for<Exact>(id, 0)) return {value_[counts_[id][0]], 0};
+    if (live_for<Exact>(id, 1)) return {0, value_[counts_[id][1]]};
+    return {0, 0};
   }
 
   template <bool Exact>
@@ -148,14 +129,18 @@ class EvalState {
       const auto id = table_.ids[i];
       const auto before = parts<Exact>(id);
       counts_[id][side] = static_cast<std::uint8_t>(counts_[id][side] + delta);
-      add_parts(before, parts<Exact>(id));
+      const auto after = parts<Exact>(id);
+      side_sum_[0] += after[0] - before[0];
+      side_sum_[1] += after[1] - before[1];
     }
     if constexpr (Exact) {
       for (std::uint32_t i = table_.outer_first[cell]; i < table_.outer_first[cell + 1]; ++i) {
         const auto id = table_.outer_ids[i];
         const auto before = parts<Exact>(id);
         outer_[id][side] = static_cast<std::uint8_t>(outer_[id][side] + delta);
-        add_parts(before, parts<Exact>(id));
+        const auto after = parts<Exact>(id);
+        side_sum_[0] += after[0] - before[0];
+        side_sum_[1] += after[1] - before[1];
       }
     }
     score_ = side_sum_[0] - side_sum_[1];
@@ -200,10 +185,6 @@ class EvalState {
   std::vector<std::array<std::uint8_t, 2>> outer_;  // standard rule: own stones just outside
   int score_ = 0;
   std::array<int, 2> side_sum_{};
-  std::vector<int> tempo_value_;  // by stone count: value_ times Weights::tempo (percent)
-  // Per side, in hundredths: 64 bits, as weights of 10,000 at 1000% over
-  // some 600 windows would overflow an int.
-  std::array<std::int64_t, 2> tempo_sum_{};
 };
 
 }  // namespace inarow::detail

@@ -33,12 +33,11 @@ struct Weights {
   // other boards; `shapes_on` picks it over the windows ("eval = shapes").
   std::vector<int> shapes;
   bool shapes_on = false;
-  // tempo[n]: the side to move's own windows of n stones count this many
-  // percent more at a leaf (keys tempo1..tempo(k-1); `tempo = X` sets them
-  // all): it plays next, so its lines are nearer to threats than the same
-  // lines of the opponent's. All 0 on small boards (solved or tuned
+  // The side to move's own windows count this many percent more at a leaf
+  // (key tempo): it plays next, so its lines are nearer to threats than the
+  // same lines of the opponent's. 0 on small boards (solved or tuned
   // without it).
-  std::vector<int> tempo;
+  int tempo = 0;
 
   // The built-in weights for a variant (tic-tac-toe: 2 -> 2, 1 -> 1).
   static Weights defaults(const Variant& v);
