@@ -17,7 +17,6 @@
 #pragma once
 
 #include <cstdlib>
-#include <fstream>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -25,6 +24,7 @@
 
 #include "inarow/common/error.h"
 #include "inarow/common/expected.h"
+#include "inarow/common/text_file.h"
 #include "inarow/engine/forcing.h"
 #include "inarow/engine/game.h"
 #include "inarow/engine/notation.h"
@@ -97,11 +97,9 @@ inline expected<std::vector<Tactic>, Error> parse_tactics(const Variant& v,
 
 inline expected<std::vector<Tactic>, Error> read_tactics(const Variant& v,
                                                          const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return unexpected(Error{ErrorCode::cannot_read, 0, "cannot read " + path});
-  std::ostringstream text;
-  text << in.rdbuf();
-  auto tactics = parse_tactics(v, text.str());
+  const auto text = read_text_file(path, "tactics file");
+  if (!text) return unexpected(text.error());
+  auto tactics = parse_tactics(v, *text);
   if (tactics) return tactics;
   Error e = tactics.error();
   e.message = path + ": " + e.message;

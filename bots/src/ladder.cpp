@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "inarow/bots/bot.h"
-#include "text_file.h"
+#include "inarow/common/text_file.h"
 
 namespace inarow::bots {
 

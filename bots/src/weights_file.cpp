@@ -1,6 +1,6 @@
 #include "inarow/bots/weights_file.h"
 
-#include "text_file.h"
+#include "inarow/common/text_file.h"
 
 namespace inarow::bots {
 

@@ -1,5 +1,5 @@
 // A data file's whole text, or a cannot_read error naming it as `what`
-// ("weights file", "ladder file").
+// ("weights file", "ladder file", "tactics file").
 #pragma once
 
 #include <fstream>
@@ -9,7 +9,7 @@
 #include "inarow/common/error.h"
 #include "inarow/common/expected.h"
 
-namespace inarow::bots {
+namespace inarow {
 
 inline expected<std::string, Error> read_text_file(const std::string& path, const char* what) {
   std::ifstream in(path);
@@ -21,4 +21,4 @@ inline expected<std::string, Error> read_text_file(const std::string& path, cons
   return text.str();
 }
 
-}  // namespace inarow::bots
+}  // namespace inarow
