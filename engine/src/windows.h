@@ -2,7 +2,7 @@
 //
 // A window is k cells in a row, column or diagonal. The evaluation is the sum
 // over windows holding stones of one side only of weight[count], positive for
-// the first player. Placing a stone touches at most 4k windows, so the score is
+// the first player. Placing a stone touches at most 4k windows, so each side's sum is
 // kept up to date on make/undo instead of recounted at the leaves.
 //
 // Under the standard rule (exactly k wins) a window whose completion would
@@ -82,7 +82,6 @@ class EvalState {
   void reset(std::span<const std::uint16_t> moves) {
     std::fill(counts_.begin(), counts_.end(), std::array<std::uint8_t, 2>{0, 0});
     std::fill(outer_.begin(), outer_.end(), std::array<std::uint8_t, 2>{0, 0});
-    score_ = 0;
     side_sum_ = {0, 0};
     for (std::size_t i = 0; i < moves.size(); ++i)
       add(moves[i], static_cast<Side>(i & 1));
@@ -92,9 +91,10 @@ class EvalState {
   void remove(int cell, Side s) { update(cell, index(s), -1); }
 
   // The first player's score, clamped into the heuristic range.
-  Score score_first() const { return std::clamp(score_, -kMaxEval + 1, kMaxEval - 1); }
-  // The sum over the windows live for `s` alone (score_ is the first's
-  // minus the second's).
+  Score score_first() const {
+    return std::clamp(side_sum_[0] - side_sum_[1], -kMaxEval + 1, kMaxEval - 1);
+  }
+  // The sum over the windows live for `s` alone.
   int side_sum(Side s) const { return side_sum_[index(s)]; }
 
   // How much placing a stone of `s` on `cell` would gain for s: its own
@@ -143,7 +143,6 @@ class EvalState {
         side_sum_[1] += after[1] - before[1];
       }
     }
-    score_ = side_sum_[0] - side_sum_[1];
   }
   void update(int cell, int side, int delta) {
     if (table_.exact) return exact_update(cell, side, delta);
@@ -183,7 +182,6 @@ class EvalState {
   std::vector<int> value_;  // by stone count, 0..k (a full window is a win, scored 0 here)
   std::vector<std::array<std::uint8_t, 2>> counts_;
   std::vector<std::array<std::uint8_t, 2>> outer_;  // standard rule: own stones just outside
-  int score_ = 0;
   std::array<int, 2> side_sum_{};
 };
 
