@@ -432,13 +432,15 @@ int main(int argc, char** argv) {
                   "outside the total");
 
   std::string tactics_file = INAROW_SOURCE_DIR "/bench/gomoku/tactics.txt";
-  int tactics_ms = 1000;
+  int tactics_ms = -1;
   std::uint64_t tactics_nodes = 0;
   auto* tactics = app.add_subcommand(
       "tactics", "Search the gomoku tactics suite: VCFs solved and single defences held");
   tactics->add_option("--file", tactics_file, "The suite")->capture_default_str();
-  tactics->add_option("--movetime", tactics_ms, "Milliseconds a position (0: no time limit)")
-      ->capture_default_str()
+  tactics
+      ->add_option("--movetime", tactics_ms,
+                   "Milliseconds a position (0: no time limit; default 1000 unless --nodes "
+                   "is given)")
       ->check(CLI::Range(0, 3600000));
   tactics->add_option("--nodes", tactics_nodes, "Nodes a position at most (0: no limit)");
   bool tactics_verbose = false;
@@ -473,6 +475,8 @@ int main(int argc, char** argv) {
   if (*bench) return run_bench(depth_cap, movetime, standard);
   if (*find_tactics) return run_find_tactics(find_budget, per_length, holds_wanted, lengthen_from);
   if (*tactics) {
+    // --nodes alone means those nodes, however long they take (as analyse).
+    if (tactics_ms < 0) tactics_ms = tactics_nodes ? 0 : 1000;
     Limits limits;
     limits.time = std::chrono::milliseconds(tactics_ms);
     limits.nodes = tactics_nodes;
