@@ -243,14 +243,16 @@ TEST_F(DirectoryTest, ALeaseIsAnOrphanOnceItRunsOutOrIsReleasedAndGoneWhenForgot
   EXPECT_EQ(count->integer, 0);
 }
 
+// Each check has 400 ms or more to spare: with 100 ms a loaded machine (a
+// build beside the tests) stalled past the first TTL before the renewal.
 TEST_F(DirectoryTest, ARenewedLeaseIsNoOrphanPastItsFirstTtl) {
-  EXPECT_EQ(ok(dir_->claim("m", "A", 250ms)), (Lease{"A", 1, true}));
-  std::this_thread::sleep_for(150ms);
-  EXPECT_TRUE(ok(dir_->renew("m", "A", 1, 250ms)));
-  std::this_thread::sleep_for(150ms);  // 300 ms since the claim
+  EXPECT_EQ(ok(dir_->claim("m", "A", 1000ms)), (Lease{"A", 1, true}));
+  std::this_thread::sleep_for(600ms);
+  EXPECT_TRUE(ok(dir_->renew("m", "A", 1, 1000ms)));
+  std::this_thread::sleep_for(600ms);  // 1200 ms since the claim
   EXPECT_EQ(ok(dir_->orphans(10)), std::vector<std::string>{});
   EXPECT_FALSE(ok(dir_->renew("m", "A", 2, 10s)));  // not ours at 2: the score stays
-  std::this_thread::sleep_for(250ms);
+  std::this_thread::sleep_for(1000ms);              // 2200 ms: 600 past the renewal's expiry
   EXPECT_EQ(ok(dir_->orphans(10)), std::vector<std::string>{"m"});
 }
 
