@@ -217,12 +217,16 @@ class Core {
     nodes_ += vcf_.nodes();
     return r;
   }
-  // A root forcing search's budget: under a node limit, an eighth of it at
-  // most, so that the four of them leave the main search at least half (a
+  // A root forcing search's budget: under a node limit, a share of it at
+  // most, so that the four of them leave the main search at least 3/8 (a
   // bot of 150,000 nodes used to spend them all on a VCT it did not find,
-  // and then played a move no iteration had looked at).
-  std::uint64_t root_share(std::uint64_t budget) const {
-    return node_limit_ ? std::min(budget, std::max<std::uint64_t>(node_limit_ / 8, 1)) : budget;
+  // and then played a move no iteration had looked at). Our own VCF, a win
+  // outright, may take a quarter, the other three an eighth each: at
+  // 100,000 nodes an eighth left a 25-ply VCF of the tactics suite (18,490
+  // solver nodes) to the main search, which missed it.
+  std::uint64_t root_share(std::uint64_t budget, std::uint64_t divisor = 8) const {
+    return node_limit_ ? std::min(budget, std::max<std::uint64_t>(node_limit_ / divisor, 1))
+                       : budget;
   }
   // Root moves that leave the opponent no VCF (or VCT), when it has one now.
   Board refutations_of_opponent_threats(bool threes);
@@ -439,6 +443,9 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
   alpha = std::max(alpha, worst);
   beta = std::min(beta, best_possible);
 
+  // Set when this node is the horizon answering a threat: its replies are
+  // searched to depth 0, never extended (below).
+  bool horizon_answer = false;
   if (depth <= 0) {
     // Not quiet while the opponent threatens a five or a straight four:
     // answer it (blocks only, no counter-fours) before standing pat.
@@ -457,6 +464,7 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
     if (!answer) return std::clamp(evaluate() + threat_score, -kMaxEval + 1, kMaxEval - 1);
     moves = plain_defence;
     depth = 1;
+    horizon_answer = true;
   }
 
   const TTEntry entry = tt_.probe(key, ply);
@@ -486,9 +494,13 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
   const bool reduce = neighbourhood_ && use_eval_ && !forced;
   // A lone reply (a four blocked) costs no depth: otherwise a string of
   // fours pushes what follows them past the horizon. Gomoku-sized boards,
-  // heuristic search only, and only up to ply kMaxExtendedPly.
+  // heuristic search only, and only up to ply kMaxExtendedPly. Not the
+  // horizon's answer: extended, it handed the four's maker another
+  // full-width ply after every block, each four to make one more, and a
+  // depth-2 search on a board thick with fours ran to 134,646 nodes.
   const int next =
-      depth - 1 + (threat_rules_ && use_eval_ && list.size == 1 && ply < kMaxExtendedPly);
+      depth - 1 +
+      (threat_rules_ && use_eval_ && list.size == 1 && ply < kMaxExtendedPly && !horizon_answer);
   for (int i = 0; i < std::min(width, list.size); ++i) {
     if (gains_left && i == 1) {
       add_gains(list);  // the table's move, now first, did not cut off
@@ -596,7 +608,7 @@ SearchResult Core<W>::search(const Game& game, const Limits& limits,
   if (threat_rules_ && root_analysis_) {
     // A VCF of our own wins outright; against one of the opponent's, only
     // the moves that leave it none are worth searching.
-    auto r = vcf(false, kRootVcfPlies, root_share(kRootVcfNodes));
+    auto r = vcf(false, kRootVcfPlies, root_share(kRootVcfNodes, 4));
     if (r.move == kNoCell) r = vcf(false, kRootVctPlies, root_share(kRootVctNodes), true);
     if (r.move != kNoCell) {
       result.best = r.move;
