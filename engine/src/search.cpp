@@ -467,11 +467,15 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
     horizon_answer = true;
   }
 
+  // The depth the table records: the horizon's answer searches only the
+  // blocks, never extended, so it is worth less than a depth-1 node and
+  // goes in as depth 0 (a depth-1 entry, worth more, still answers it).
+  const int draft = horizon_answer ? 0 : depth;
   const TTEntry entry = tt_.probe(key, ply);
   int tt_move = kNoCell;
   if (entry.bound != Bound::none) {
     tt_move = entry.move == 0xFFFF ? kNoCell : entry.move;
-    if (entry.depth >= depth && ply > 0) {
+    if (entry.depth >= draft && ply > 0) {
       const Score s = entry.score;
       if (entry.bound == Bound::exact) return s;
       if (entry.bound == Bound::lower && s >= beta) return s;
@@ -569,7 +573,7 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
   const Bound bound = best >= beta         ? Bound::lower
                       : best <= alpha_orig ? Bound::upper
                                            : Bound::exact;
-  tt_.store(key, ply, best, depth, bound, best_move);
+  tt_.store(key, ply, best, draft, bound, best_move);
   return best;
 }
 
