@@ -3,13 +3,17 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <limits>
 #include <thread>
+#include <tuple>
 
 #include "inarow/arena/calibration.h"
 #include "inarow/arena/report.h"
@@ -132,15 +136,42 @@ bool write_file(const std::string& path, const std::string& text) {
   return true;
 }
 
-std::vector<double> parse_list(const std::string& text) {
-  std::vector<double> out;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
+// A per-weight list for the tuner: numbers in the order of `keys`
+// ("4,2,2"), or by key ("w2=1,tempo=5"); a weight not given is NaN (the
+// tuner's default).
+expected<std::vector<double>, std::string> per_key(const std::string& text,
+                                                   const std::vector<std::string>& keys) {
+  std::vector<double> out(keys.size(), std::numeric_limits<double>::quiet_NaN());
+  std::size_t pos = 0, i = 0;
+  while (pos <= text.size()) {
     auto end = text.find(',', pos);
     if (end == std::string::npos) end = text.size();
-    out.push_back(std::stod(text.substr(pos, end - pos)));
+    const std::string item = text.substr(pos, end - pos);
     pos = end + 1;
+    std::size_t at = i++;
+    std::string number = item;
+    if (const auto eq = item.find('='); eq != std::string::npos) {
+      const auto key = std::find(keys.begin(), keys.end(), item.substr(0, eq));
+      if (key == keys.end())
+        return unexpected("'" + item.substr(0, eq) + "' is not a tuned weight");
+      at = std::size_t(key - keys.begin());
+      number = item.substr(eq + 1);
+    }
+    double x = 0;
+    const auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), x);
+    if (number.empty() || ec != std::errc{} || ptr != number.data() + number.size() || x < 0)
+      return unexpected("'" + item + "' is not a number >= 0 (or key=number)");
+    if (at >= keys.size())
+      return unexpected("more values than tuned weights (" + std::to_string(keys.size()) + ")");
+    out[at] = x;
   }
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& x : items)
+    out += (out.empty() ? "" : ",") + x;
   return out;
 }
 
@@ -176,8 +207,8 @@ int run_tournament_command(const MatchOptions& mo, const std::vector<std::string
     }
   }
   cfg->format = format == "gauntlet" ? Format::gauntlet
-                : format == "ladder"   ? Format::ladder
-                                       : Format::round_robin;
+                : format == "ladder" ? Format::ladder
+                                     : Format::round_robin;
   if (!sprt.empty()) {
     auto s = SprtConfig::parse(sprt);
     if (!s) {
@@ -228,18 +259,30 @@ int main(int argc, char** argv) {
   tune_opts.variant = "connect4";
   std::string tune_start, tune_out = "weights.txt", tune_history, tune_plot, c_end, r_end;
   int iterations = 200, tune_depth = 2, pairs = 0;
+  std::uint64_t tune_nodes = 0;
+  std::vector<std::string> tune_keys;
   double A = -1;
   tune->add_option("--start", tune_start, "Start weights file (default: the built-in weights)");
   tune->add_option("--iterations", iterations, "SPSA iterations")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  tune->add_option("--depth", tune_depth, "Search depth of the tuning games")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+  auto* depth_opt = tune->add_option("--depth", tune_depth, "Search depth of the tuning games")
+                        ->capture_default_str()
+                        ->check(CLI::PositiveNumber);
+  tune->add_option("--nodes", tune_nodes,
+                   "Nodes a move in the tuning games, as the bots' levels count them (then "
+                   "no depth limit unless --depth)");
+  tune->add_option("--params", tune_keys,
+                   "Weights to move, by key (w1.., four, three, their_four, their_three, tempo, "
+                   "shape_...); default: every weight the evaluation counts, and the tempo "
+                   "where it is in use")
+      ->delimiter(',');
   tune->add_option("--pairs", pairs, "Game pairs per iteration (default: --concurrency)");
   tune->add_option("--A", A, "SPSA stability constant A (default: iterations / 10)");
-  tune->add_option("--c-end", c_end, "c_end per weight, comma separated (default |w|/10, min 1)");
-  tune->add_option("--r-end", r_end, "r_end per weight, comma separated (default 0.002)");
+  tune->add_option("--c-end", c_end,
+                   "c_end per tuned weight, comma separated in --params order or key=value "
+                   "(default |w|/10, min 1; 0 holds a weight)");
+  tune->add_option("--r-end", r_end, "r_end per tuned weight, as --c-end (default 0.002)");
   tune->add_option("-o,--out", tune_out, "Final weights file")->capture_default_str();
   tune->add_option("--history", tune_history, "CSV of every weight after every iteration");
   tune->add_option("--plot", tune_plot, "SVG plot of the weights over the iterations");
@@ -331,18 +374,30 @@ int main(int argc, char** argv) {
     o.start = *start;
     o.iterations = iterations;
     o.A = A;
-    o.depth = tune_depth;
+    // A node limit alone means as deep as it allows, as in a bot spec.
+    o.depth = tune_nodes > 0 && depth_opt->count() == 0 ? 0 : tune_depth;
+    o.nodes = tune_nodes;
+    o.keys = tune_keys.empty() ? spsa_default_keys(*start) : tune_keys;
+    for (const auto& key : o.keys)
+      if (!start->find(key)) {
+        std::cerr << "inarow-arena: --params: '" << key << "' is not a weight of " << v->name
+                  << " (" << joined(start->keys()) << ")\n";
+        return 2;
+      }
     o.pairs_per_iteration = pairs > 0 ? pairs : tune_opts.concurrency;
     o.seed = tune_opts.seed;
     o.openings.count = std::max(tune_opts.openings, 64);
     o.openings.plies = tune_opts.opening_plies;
     o.openings.depth = std::min(tune_opts.opening_depth, 2);
-    try {
-      if (!c_end.empty()) o.c_end = parse_list(c_end);
-      if (!r_end.empty()) o.r_end = parse_list(r_end);
-    } catch (const std::exception&) {
-      std::cerr << "inarow-arena: --c-end/--r-end: expected numbers separated by commas\n";
-      return 2;
+    for (auto [text, list, flag] :
+         {std::tuple{&c_end, &o.c_end, "--c-end"}, std::tuple{&r_end, &o.r_end, "--r-end"}}) {
+      if (text->empty()) continue;
+      auto values = per_key(*text, o.keys);
+      if (!values) {
+        std::cerr << "inarow-arena: " << flag << ": " << values.error() << "\n";
+        return 2;
+      }
+      *list = std::move(values).value();
     }
     const bool tty = ::isatty(2);
     const auto r = run_spsa(o, [&](int k, const std::vector<double>& theta) {
@@ -350,7 +405,7 @@ int main(int argc, char** argv) {
       std::string line = "[" + std::to_string(k) + "/" + std::to_string(iterations) + "]";
       for (std::size_t i = 0; i < theta.size(); ++i) {
         char buf[48];
-        std::snprintf(buf, sizeof buf, " w%zu=%.2f", i + 1, theta[i]);
+        std::snprintf(buf, sizeof buf, " %s=%.2f", o.keys[i].c_str(), theta[i]);
         line += buf;
       }
       if (tty) {
@@ -379,7 +434,7 @@ int main(int argc, char** argv) {
         std::cerr << "inarow-arena: --sprt: " << sprt_cfg.error().describe() << "\n";
         return 2;
       }
-      const VerifyPlan plan{*sprt_cfg, tune_sprt_games, tune_depth, tune_out};
+      const VerifyPlan plan{*sprt_cfg, tune_sprt_games, o.depth, tune_out, o.nodes};
       const std::string start_path = start_weights_path(tune_out);
       if (!write_file(start_path, "variant = " + v->name + "\n" + start->to_text())) return 1;
       auto match = tune_opts.config();
@@ -393,9 +448,9 @@ int main(int argc, char** argv) {
       std::cout << "\n" << format_report(cfg, *result);
       return 0;
     }
+    const std::string limits = spec_limits(o.depth, o.nodes);
     std::cout << "wrote " << tune_out << "\ncheck it: inarow-arena -v " << v->name
-              << " -e tuned:depth=" << tune_depth << ",weights=" << tune_out
-              << " -e base:depth=" << tune_depth
+              << " -e tuned:" << limits << ",weights=" << tune_out << " -e base:" << limits
               << (tune_start.empty() ? "" : ",weights=" + tune_start)
               << " -n 2000 --sprt elo0=0,elo1=10\n";
     return 0;

@@ -5,7 +5,9 @@
 #include <cstdio>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <thread>
+#include <tuple>
 
 #include "inarow/arena/player.h"
 #include "inarow/arena/referee.h"
@@ -47,21 +49,46 @@ int play_pair(const Variant& v, const Opening& opening, const Weights& a, const 
   return net;
 }
 
+// Where a weight may go: the windows within the options' bounds (as the
+// tuner has always kept them), the rest within what Weights::parse reads.
+std::pair<double, double> bounds(const SpsaOptions& o, const std::string& key) {
+  if (key == "tempo") return {-100, 1000};
+  if (key.size() > 1 && key[0] == 'w' && key[1] >= '0' && key[1] <= '9')
+    return {o.min_weight, o.max_weight};
+  return {-10000, 10000};
+}
+
 }  // namespace
+
+std::vector<std::string> spsa_default_keys(const Weights& w) {
+  std::vector<std::string> keys = w.keys();
+  // The shapes come last (Weights::keys).
+  if (!w.shapes_on) keys.resize(keys.size() - w.shapes.size());
+  if (w.tempo == 0) std::erase(keys, "tempo");
+  return keys;
+}
 
 SpsaResult run_spsa(const SpsaOptions& o,
                     const std::function<void(int, const std::vector<double>&)>& on_iteration) {
   const Variant& v = o.variant;
   const Weights start = start_weights(v, o.start);
-  const int m = v.k - 1;
-  std::vector<double> theta(m), c(m), a(m);
+  SpsaResult r;
+  r.keys = o.keys.empty() ? spsa_default_keys(start) : o.keys;
+  const int m = int(r.keys.size());
+  std::vector<double> theta(m), c(m), a(m), low(m), high(m);
   const double N = std::max(1, o.iterations);
   const double A = o.A >= 0 ? o.A : 0.1 * N;
   for (int i = 0; i < m; ++i) {
-    theta[i] = start.by_count[i + 1];
-    const double c_end =
-        i < int(o.c_end.size()) ? o.c_end[i] : std::max(1.0, std::abs(theta[i]) / 10);
-    const double r_end = i < int(o.r_end.size()) ? o.r_end[i] : 0.002;
+    const int* w = start.find(r.keys[i]);
+    if (!w) throw std::invalid_argument("no weight '" + r.keys[i] + "' for " + v.name);
+    theta[i] = *w;
+    std::tie(low[i], high[i]) = bounds(o, r.keys[i]);
+    // Not given (or NaN): the defaults.
+    const auto given = [i](const std::vector<double>& x) {
+      return i < int(x.size()) && !std::isnan(x[i]);
+    };
+    const double c_end = given(o.c_end) ? o.c_end[i] : std::max(1.0, std::abs(theta[i]) / 10);
+    const double r_end = given(o.r_end) ? o.r_end[i] : 0.002;
     c[i] = c_end * std::pow(N, o.gamma);
     a[i] = r_end * c_end * c_end * std::pow(A + N, o.alpha);
   }
@@ -70,7 +97,6 @@ SpsaResult run_spsa(const SpsaOptions& o,
   const auto book = make_openings(v, book_options);
   std::mt19937_64 rng(o.seed);
 
-  SpsaResult r;
   r.history.push_back(theta);
   for (int k = 1; k <= int(N); ++k) {
     Weights plus = start, minus = start;
@@ -78,10 +104,10 @@ SpsaResult run_spsa(const SpsaOptions& o,
     for (int i = 0; i < m; ++i) {
       const double ck = c[i] / std::pow(k, o.gamma);
       flip[i] = (rng() & 1) ? 1.0 : -1.0;
-      plus.by_count[i + 1] = std::clamp(random_round(theta[i] + ck * flip[i], rng),
-                                        int(o.min_weight), int(o.max_weight));
-      minus.by_count[i + 1] = std::clamp(random_round(theta[i] - ck * flip[i], rng),
-                                         int(o.min_weight), int(o.max_weight));
+      *plus.find(r.keys[i]) =
+          std::clamp(random_round(theta[i] + ck * flip[i], rng), int(low[i]), int(high[i]));
+      *minus.find(r.keys[i]) =
+          std::clamp(random_round(theta[i] - ck * flip[i], rng), int(low[i]), int(high[i]));
       // R_k c_k = (a_k / c_k^2) c_k: the step per unit of game result.
       step[i] = c[i] == 0 ? 0 : (a[i] / std::pow(A + k, o.alpha)) / ck;
     }
@@ -109,22 +135,21 @@ SpsaResult run_spsa(const SpsaOptions& o,
       r.games += 2;
     }
     for (int i = 0; i < m; ++i)
-      theta[i] = std::clamp(theta[i] + step[i] * result * flip[i], o.min_weight, o.max_weight);
+      theta[i] = std::clamp(theta[i] + step[i] * result * flip[i], low[i], high[i]);
     r.history.push_back(theta);
     if (on_iteration) on_iteration(k, theta);
   }
   r.weights = start;
   for (int i = 0; i < m; ++i)
-    r.weights.by_count[i + 1] = int(std::lround(theta[i]));
+    *r.weights.find(r.keys[i]) = int(std::lround(theta[i]));
   return r;
 }
 
 std::string spsa_history_csv(const SpsaResult& r) {
   std::ostringstream out;
   out << "iteration";
-  const std::size_t m = r.history.empty() ? 0 : r.history[0].size();
-  for (std::size_t i = 0; i < m; ++i)
-    out << ",w" << i + 1;
+  for (const std::string& key : r.keys)
+    out << ',' << key;
   out << '\n';
   for (std::size_t k = 0; k < r.history.size(); ++k) {
     out << k;
@@ -136,12 +161,14 @@ std::string spsa_history_csv(const SpsaResult& r) {
 }
 
 std::string spsa_history_svg(const SpsaResult& r, const std::string& title) {
-  static constexpr const char* kColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
-                                             "#9467bd", "#8c564b", "#e377c2", "#17becf"};
-  const double W = 800, H = 420, left = 60, right = 220, top = 40, bottom = 50;
-  const double pw = W - left - right, ph = H - top - bottom;
+  static constexpr const char* kColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
+                                             "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f"};
   const std::size_t n = r.history.size();
   const std::size_t m = n ? r.history[0].size() : 0;
+  // Tall enough for the legend's row per weight.
+  const double W = 800, left = 60, right = 220, top = 40, bottom = 50;
+  const double H = std::max(420.0, top + 20.0 * double(m) + bottom);
+  const double pw = W - left - right, ph = H - top - bottom;
   std::ostringstream out;
   char buf[256];
   std::snprintf(buf, sizeof buf,
@@ -151,18 +178,25 @@ std::string spsa_history_svg(const SpsaResult& r, const std::string& title) {
   out << buf << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   out << "<text x=\"" << W / 2 << "\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">" << title
       << "</text>\n";
-  // Axes: x = iteration, y = weight / max |weight| over the run.
+  // Axes: x = iteration, y = weight / max |weight| over the run, from -1
+  // where a weight went negative, else from 0.
+  double lo = 0;
+  for (const auto& h : r.history)
+    for (double x : h)
+      if (x < 0) lo = -1;
+  const auto y_of = [&](double ratio) { return top + ph - ph * (ratio - lo) / (1 - lo); };
   std::snprintf(buf, sizeof buf,
                 "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\"/>\n"
                 "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\"/>\n",
                 left, top + ph, left + pw, top + ph, left, top, left, top + ph);
   out << buf;
   for (int t = 0; t <= 4; ++t) {
-    const double y = top + ph - ph * t / 4.0;
+    const double value = lo + (1 - lo) * t / 4.0;
+    const double y = y_of(value);
     std::snprintf(buf, sizeof buf,
                   "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">%.2f</text>"
                   "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n",
-                  left - 6, y + 4, t / 4.0, left, y, left + pw, y);
+                  left - 6, y + 4, value, left, y, left + pw, y);
     out << buf;
     const double x = left + pw * t / 4.0;
     std::snprintf(buf, sizeof buf,
@@ -178,22 +212,24 @@ std::string spsa_history_svg(const SpsaResult& r, const std::string& title) {
     double peak = 1e-9;
     for (const auto& h : r.history)
       peak = std::max(peak, std::abs(h[i]));
-    out << "<polyline fill=\"none\" stroke-width=\"1.5\" stroke=\"" << kColours[i % 8]
-        << "\" points=\"";
+    out << "<polyline fill=\"none\" stroke-width=\"1.5\" stroke=\""
+        << kColours[i % std::size(kColours)] << "\" points=\"";
     // At most about 600 points a line: enough for the eye, small files.
     const std::size_t stride = std::max<std::size_t>(1, n / 600);
     for (std::size_t k = 0; k < n; k += (k + stride < n || k + 1 == n) ? stride : n - 1 - k) {
       const double x = left + (n > 1 ? pw * double(k) / double(n - 1) : 0);
-      const double y = top + ph - ph * std::clamp(r.history[k][i] / peak, 0.0, 1.0);
+      const double y = y_of(std::clamp(r.history[k][i] / peak, lo, 1.0));
       std::snprintf(buf, sizeof buf, "%.1f,%.1f ", x, y);
       out << buf;
     }
     out << "\"/>\n";
     std::snprintf(buf, sizeof buf,
                   "<rect x=\"%.0f\" y=\"%.0f\" width=\"12\" height=\"12\" fill=\"%s\"/>"
-                  "<text x=\"%.0f\" y=\"%.0f\">w%zu: %.1f &#8594; %.1f</text>\n",
-                  left + pw + 16, top + 20.0 * double(i), kColours[i % 8], left + pw + 34,
-                  top + 20.0 * double(i) + 10, i + 1, r.history.front()[i], r.history.back()[i]);
+                  "<text x=\"%.0f\" y=\"%.0f\">%s: %.1f &#8594; %.1f</text>\n",
+                  left + pw + 16, top + 20.0 * double(i), kColours[i % std::size(kColours)],
+                  left + pw + 34, top + 20.0 * double(i) + 10,
+                  i < r.keys.size() ? r.keys[i].c_str() : "?", r.history.front()[i],
+                  r.history.back()[i]);
     out << buf;
   }
   out << "</svg>\n";

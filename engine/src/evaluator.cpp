@@ -7,6 +7,7 @@
 
 namespace inarow {
 namespace {
+constexpr std::string_view kThreatKeys[] = {"four", "three", "their_four", "their_three"};
 constexpr std::string_view kShapeKeys[] = {
     "shape_two",       "shape_open_two", "shape_three",  "shape_open_three", "shape_four",
     "shape_open_four", "shape_five",     "double_three", "four_three",       "double_four"};
@@ -124,8 +125,6 @@ expected<Weights, Error> Weights::parse(const Variant& v, std::string_view text)
       w.shapes[key - std::begin(kShapeKeys)] = x;
       continue;
     }
-    static constexpr std::string_view kThreatKeys[] = {"four", "three", "their_four",
-                                                       "their_three"};
     if (const auto* key = std::find(std::begin(kThreatKeys), std::end(kThreatKeys), name);
         key != std::end(kThreatKeys)) {
       if (w.threats.empty())
@@ -173,17 +172,43 @@ long long Weights::evaluate(const EvalTerms& t) const {
   return e;
 }
 
+std::vector<std::string> Weights::keys() const {
+  std::vector<std::string> out;
+  for (std::size_t n = 1; n < by_count.size(); ++n)
+    out.push_back("w" + std::to_string(n));
+  for (std::size_t i = 0; i < threats.size() && i < std::size(kThreatKeys); ++i)
+    out.emplace_back(kThreatKeys[i]);
+  out.emplace_back("tempo");
+  for (std::size_t i = 0; i < shapes.size() && i < std::size(kShapeKeys); ++i)
+    out.emplace_back(kShapeKeys[i]);
+  return out;
+}
+
+int* Weights::find(std::string_view key) {
+  if (key == "tempo") return &tempo;
+  auto in = [key](const auto& names, std::vector<int>& values) -> int* {
+    const auto* at = std::find(std::begin(names), std::end(names), key);
+    const auto i = static_cast<std::size_t>(at - std::begin(names));
+    return at != std::end(names) && i < values.size() ? &values[i] : nullptr;
+  };
+  if (int* x = in(kThreatKeys, threats)) return x;
+  if (int* x = in(kShapeKeys, shapes)) return x;
+  int n = 0;
+  if (key.size() < 2 || key[0] != 'w' ||
+      std::from_chars(key.data() + 1, key.data() + key.size(), n).ptr != key.data() + key.size() ||
+      n < 1 || static_cast<std::size_t>(n) >= by_count.size())
+    return nullptr;
+  return &by_count[static_cast<std::size_t>(n)];
+}
+
 std::string Weights::to_text() const {
   std::string out;
-  for (std::size_t n = 1; n < by_count.size(); ++n)
-    out += "w" + std::to_string(n) + " = " + std::to_string(by_count[n]) + "\n";
-  static constexpr const char* kThreatKeys[] = {"four", "three", "their_four", "their_three"};
-  for (std::size_t i = 0; i < threats.size() && i < 4; ++i)
-    out += std::string(kThreatKeys[i]) + " = " + std::to_string(threats[i]) + "\n";
-  out += "tempo = " + std::to_string(tempo) + "\n";
-  if (!shapes.empty()) out += std::string("eval = ") + (shapes_on ? "shapes" : "windows") + "\n";
-  for (std::size_t i = 0; i < shapes.size() && i < std::size(kShapeKeys); ++i)
-    out += std::string(kShapeKeys[i]) + " = " + std::to_string(shapes[i]) + "\n";
+  for (const std::string& key : keys()) {
+    // The switch between the evaluators goes before the shapes' weights.
+    if (key == kShapeKeys[0])
+      out += std::string("eval = ") + (shapes_on ? "shapes" : "windows") + "\n";
+    out += key + " = " + std::to_string(*find(key)) + "\n";
+  }
   return out;
 }
 

@@ -1,5 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
 #include "inarow/arena/record.h"
 #include "inarow/arena/spsa.h"
 #include "inarow/arena/texel.h"
@@ -45,6 +49,55 @@ TEST(Tuning, SpsaMovesBadWeightsTowardBetterOnes) {
   const auto svg = spsa_history_svg(r, "test");
   EXPECT_EQ(svg.rfind("<svg", 0), 0u);
   EXPECT_NE(svg.find("polyline"), std::string::npos);
+}
+
+// What a run moves unless told: the weights the evaluation counts, the
+// tempo where it is in use, the shapes only while on.
+TEST(Tuning, SpsaMovesEveryWeightInUseByDefault) {
+  using Keys = std::vector<std::string>;
+  EXPECT_EQ(spsa_default_keys(Weights::defaults(Variant::connect4())), (Keys{"w1", "w2", "w3"}));
+  Weights g = Weights::defaults(Variant::gomoku());
+  EXPECT_EQ(spsa_default_keys(g),
+            (Keys{"w1", "w2", "w3", "w4", "four", "three", "their_four", "their_three", "tempo"}));
+  g.shapes_on = true;
+  g.tempo = 0;
+  const Keys with_shapes = spsa_default_keys(g);
+  ASSERT_EQ(with_shapes.size(), 18u);
+  EXPECT_EQ(with_shapes[8], "shape_two");
+  EXPECT_EQ(std::count(with_shapes.begin(), with_shapes.end(), "tempo"), 0);
+}
+
+// A run told to move the tempo and one threat term moves those and holds
+// every other weight; the history names them.
+TEST(Tuning, SpsaMovesTheNamedWeightsOnly) {
+  SpsaOptions o;
+  o.variant = Variant::gomoku();
+  o.start = Weights::defaults(o.variant);
+  o.keys = {"tempo", "their_four"};
+  o.iterations = 6;
+  o.depth = 0;
+  o.nodes = 2000;
+  o.pairs_per_iteration = 1;
+  o.c_end = {10, 3};
+  o.r_end = {1, 1};  // big steps: six iterations must move them
+  o.openings = {.count = 16, .plies = 3, .depth = 1, .seed = 1};
+  const auto r = run_spsa(o);
+  EXPECT_EQ(r.keys, o.keys);
+  EXPECT_EQ(r.games, 12);
+  ASSERT_EQ(r.history.size(), 7u);
+  EXPECT_EQ(r.history[0], (std::vector<double>{50, 10}));
+  Weights held = r.weights;
+  held.tempo = o.start.tempo;
+  held.threats[2] = o.start.threats[2];
+  EXPECT_EQ(held, o.start) << r.weights.to_text();
+  EXPECT_EQ(r.weights.tempo, std::lround(r.history.back()[0]));
+  EXPECT_EQ(r.weights.threats[2], std::lround(r.history.back()[1]));
+  EXPECT_NE(r.history.back(), r.history.front());
+  EXPECT_EQ(spsa_history_csv(r).rfind("iteration,tempo,their_four\n", 0), 0u);
+  EXPECT_NE(spsa_history_svg(r, "t").find("their_four: 10.0"), std::string::npos);
+
+  o.keys = {"w5"};
+  EXPECT_THROW(run_spsa(o), std::invalid_argument);
 }
 
 TEST(Tuning, TexelFitLowersTheError) {

@@ -76,6 +76,32 @@ TEST(Weights, ParseAndPrintRoundTrip) {
   EXPECT_EQ(*Weights::parse(v, w->to_text()), *w);
 }
 
+// Every weight by its key, in the text form's order: what the tuners move.
+TEST(Weights, EveryWeightHasItsKey) {
+  Weights g = Weights::defaults(Variant::gomoku());
+  const auto keys = g.keys();
+  EXPECT_EQ(std::vector<std::string>(keys.begin(), keys.begin() + 9),
+            (std::vector<std::string>{"w1", "w2", "w3", "w4", "four", "three", "their_four",
+                                      "their_three", "tempo"}));
+  ASSERT_EQ(keys.size(), 19u);  // and the ten shapes
+  EXPECT_EQ(keys.back(), "double_four");
+  ASSERT_NE(g.find("w3"), nullptr);
+  EXPECT_EQ(*g.find("w3"), 27);
+  *g.find("their_three") = 7;
+  *g.find("tempo") = 60;
+  *g.find("four_three") = 33;
+  EXPECT_EQ(g.threats[3], 7);
+  EXPECT_EQ(g.tempo, 60);
+  EXPECT_EQ(g.shapes[8], 33);
+  for (const char* none : {"w0", "w5", "w", "w2x", "five", "", "tempo "})
+    EXPECT_EQ(g.find(none), nullptr) << none;
+  // The text form is the keys, each with its value (and the evaluator switch).
+  EXPECT_EQ(*Weights::parse(Variant::gomoku(), g.to_text()), g);
+  EXPECT_EQ(Weights::defaults(Variant::connect4()).keys(),
+            (std::vector<std::string>{"w1", "w2", "w3", "tempo"}));
+  EXPECT_EQ(Weights::defaults(Variant::connect4()).find("four"), nullptr);
+}
+
 TEST(Weights, BadFilesNameTheLine) {
   const Variant v = Variant::connect4();
   for (const char* text : {"w1 2", "w4 = 1", "w0 = 1", "x1 = 1", "w1 = two", "w1 = 99999999",

@@ -211,6 +211,19 @@ TEST(ArenaCli, TournamentTuneAndCalibrateWriteTheirFiles) {
   EXPECT_EQ(slurp(plot).rfind("<svg", 0), 0u);
   EXPECT_NE(slurp(hist).find("iteration,w1,w2,w3"), std::string::npos);
 
+  // Any weights by key, a node limit, per-key steps; a bad key or step is
+  // a usage error.
+  ASSERT_EQ(run(arena + " tune -v gomoku --params tempo,four --c-end tempo=5 --r-end 0.01,0.02 " +
+                "--nodes 1000 --iterations 1 -j 1 --openings 2 --opening-plies 3 -o " + w +
+                " --history " + hist),
+            0);
+  EXPECT_EQ(slurp(hist).rfind("iteration,tempo,four\n", 0), 0u) << slurp(hist);
+  EXPECT_NE(slurp(w).find("tempo = "), std::string::npos);
+  for (const char* bad : {"--params bogus", "--params w5", "--c-end w9=1", "--c-end 1,x",
+                          "--c-end 1,2,3,4,5,6,7,8,9,10", "--r-end tempo=-1", "--c-end ,"})
+    EXPECT_EQ(run(arena + " tune -v gomoku --iterations 1 --nodes 100 -o " + w + " " + bad), 2)
+        << bad;
+
   // The tuner's own check: tuned against start weights by SPRT.
   ASSERT_EQ(run(arena + " tune -v connect4 --iterations 2 --depth 1 -j 2 --openings 2 -o " + w +
                 " --sprt elo0=0,elo1=50 --sprt-games 8"),

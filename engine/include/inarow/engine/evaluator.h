@@ -41,6 +41,13 @@ struct Weights {
 
   // The built-in weights for a variant (tic-tac-toe: 2 -> 2, 1 -> 1).
   static Weights defaults(const Variant& v);
+  // Every number above by its key in the text form, in that form's order:
+  // w1..w(k-1), the threat terms, tempo, the shapes (those these weights
+  // have). What a tuner moves picks among them by name.
+  std::vector<std::string> keys() const;
+  // The weight under `key`, or nullptr when these weights have none.
+  int* find(std::string_view key);
+  const int* find(std::string_view key) const { return const_cast<Weights*>(this)->find(key); }
   // Text form: "w1 = 1", "w2 = 4"... one per line, '#' comments. Counts not
   // given keep their default. Errors name the line.
   static expected<Weights, Error> parse(const Variant& v, std::string_view text);
