@@ -399,6 +399,8 @@ int main(int argc, char** argv) {
       }
       *list = std::move(values).value();
     }
+    // ^C stops after the iteration in flight and writes theta as it stands.
+    o.stop = &g_stop;
     const bool tty = ::isatty(2);
     const auto r = run_spsa(o, [&](int k, const std::vector<double>& theta) {
       if (tune_opts.quiet || g_stop) return;
@@ -415,7 +417,8 @@ int main(int argc, char** argv) {
       }
     });
     if (tty && !tune_opts.quiet) std::fprintf(stderr, "\n");
-    std::cout << "SPSA " << v->name << ": " << iterations << " iterations, " << r.games
+    if (g_stop) std::cerr << "inarow-arena: stopped after " << r.iterations << " iterations\n";
+    std::cout << "SPSA " << v->name << ": " << r.iterations << " iterations, " << r.games
               << " games (theta+ +" << r.plus.wins << " =" << r.plus.draws << " -" << r.plus.losses
               << ")\nstart:\n"
               << start->to_text() << "final:\n"

@@ -98,7 +98,7 @@ SpsaResult run_spsa(const SpsaOptions& o,
   std::mt19937_64 rng(o.seed);
 
   r.history.push_back(theta);
-  for (int k = 1; k <= int(N); ++k) {
+  for (int k = 1; k <= int(N) && !(o.stop && o.stop->load()); ++k) {
     Weights plus = start, minus = start;
     std::vector<double> step(m), flip(m);
     for (int i = 0; i < m; ++i) {
@@ -137,6 +137,7 @@ SpsaResult run_spsa(const SpsaOptions& o,
     for (int i = 0; i < m; ++i)
       theta[i] = std::clamp(theta[i] + step[i] * result * flip[i], low[i], high[i]);
     r.history.push_back(theta);
+    r.iterations = k;
     if (on_iteration) on_iteration(k, theta);
   }
   r.weights = start;

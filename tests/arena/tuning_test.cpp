@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <stdexcept>
 
@@ -84,6 +85,7 @@ TEST(Tuning, SpsaMovesTheNamedWeightsOnly) {
   const auto r = run_spsa(o);
   EXPECT_EQ(r.keys, o.keys);
   EXPECT_EQ(r.games, 12);
+  EXPECT_EQ(r.iterations, 6);
   ASSERT_EQ(r.history.size(), 7u);
   EXPECT_EQ(r.history[0], (std::vector<double>{50, 10}));
   Weights held = r.weights;
@@ -95,6 +97,16 @@ TEST(Tuning, SpsaMovesTheNamedWeightsOnly) {
   EXPECT_NE(r.history.back(), r.history.front());
   EXPECT_EQ(spsa_history_csv(r).rfind("iteration,tempo,their_four\n", 0), 0u);
   EXPECT_NE(spsa_history_svg(r, "t").find("their_four: 10.0"), std::string::npos);
+
+  // Stopped (^C), it plays no further iteration and keeps theta as it is.
+  const std::atomic<bool> stopped{true};
+  o.stop = &stopped;
+  const auto none = run_spsa(o);
+  EXPECT_EQ(none.iterations, 0);
+  EXPECT_EQ(none.games, 0);
+  EXPECT_EQ(none.history.size(), 1u);
+  EXPECT_EQ(none.weights, o.start);
+  o.stop = nullptr;
 
   o.keys = {"w5"};
   EXPECT_THROW(run_spsa(o), std::invalid_argument);

@@ -8,6 +8,7 @@
 // are played at randomly rounded values.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -42,6 +43,9 @@ struct SpsaOptions {
   int pairs_per_iteration = 1;  // game pairs played at each theta+/theta- (in parallel)
   std::uint64_t seed = 1;
   OpeningOptions openings{.count = 256, .plies = -1, .depth = 2, .seed = 1};
+  // Set (by ^C, say): stop after the iteration in flight; the result holds
+  // theta as it stands.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 struct SpsaResult {
@@ -50,6 +54,7 @@ struct SpsaResult {
   std::vector<std::vector<double>> history;  // theta after each iteration, [0] = start
   Trinomial plus;                            // theta+'s results over all games
   std::int64_t games = 0;
+  int iterations = 0;  // played: fewer than asked when stopped
 };
 
 // What a tuning run moves unless told: every weight the evaluation counts
