@@ -22,10 +22,12 @@ Weights Weights::defaults(const Variant& v) {
     return w;
   }
   if (v.k >= 5 && !v.gravity) {
-    w.threats = {15, 40, 10, 25};  // hand-set, not tuned yet
-    // +139 Elo at equal nodes against no tempo, +100 at 25 and +115 at 100
-    // (bench/gomoku/RESULTS.md).
-    w.tempo = 50;
+    // Gomoku's SPSA at 50,000 nodes a move moved these from the hand-set
+    // 15, 40, 10, 25 and the tempo from 50 (bots/weights/gomoku.txt); other
+    // boards this wide borrow them. A tempo of 50 had beaten none by +139
+    // Elo at equal nodes (bench/gomoku/RESULTS.md).
+    w.threats = {3, 47, 13, 32};
+    w.tempo = 58;
   }
   if (detail::shapes_fit(v)) {
     // Hand-set, on top of the windows; off until a change of them gains in
@@ -35,9 +37,11 @@ Weights Weights::defaults(const Variant& v) {
     w.shapes_on = false;
   }
   if (v.same_board(Variant::gomoku()) || v.same_board(Variant::gomoku_standard())) {
-    // +110 Elo at depth 2; a four is a threat the search sees. The standard
-    // rule borrows freestyle's (not tuned for it).
-    w.by_count = {0, 1, 8, 27, 28};
+    // Tuned with the threat terms and the tempo above (SPSA at 50,000 nodes,
+    // from 1, 8, 27, 28, themselves +110 Elo over the seeds at depth 2): +42
+    // Elo at 300,000 nodes, +30 at 300 ms a move. The standard rule borrows
+    // freestyle's (not tuned for it).
+    w.by_count = {0, 2, 14, 36, 23};
     return w;
   }
   w.by_count.assign(v.k, 0);

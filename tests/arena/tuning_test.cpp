@@ -74,6 +74,8 @@ TEST(Tuning, SpsaMovesTheNamedWeightsOnly) {
   SpsaOptions o;
   o.variant = Variant::gomoku();
   o.start = Weights::defaults(o.variant);
+  o.start.tempo = 50;
+  o.start.threats[2] = 10;
   o.keys = {"tempo", "their_four"};
   o.iterations = 6;
   o.depth = 0;

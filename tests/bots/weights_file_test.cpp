@@ -26,6 +26,16 @@ TEST(WeightsFile, LoadsWhatParseReads) {
   std::filesystem::remove(path);
 }
 
+// bots/weights/ holds the tuning runs that made the built-in weights: each
+// file must read back as exactly what the engine builds in.
+TEST(WeightsFile, TheTunedFilesAreTheBuiltInWeights) {
+  for (const Variant& v : {Variant::connect4(), Variant::gomoku()}) {
+    const auto w = load_weights(v, std::string(INAROW_WEIGHTS_DIR) + "/" + v.name + ".txt");
+    ASSERT_TRUE(w) << v.name << ": " << w.error().describe();
+    EXPECT_EQ(*w, Weights::defaults(v)) << v.name << ":\n" << w->to_text();
+  }
+}
+
 TEST(WeightsFile, AMissingFileCannotBeRead) {
   const auto w = load_weights(Variant::connect4(), "/nonexistent/weights.txt");
   ASSERT_FALSE(w);
