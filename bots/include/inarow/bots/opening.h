@@ -26,16 +26,23 @@ struct OpeningDecision {
 // At the chooser's choice (Swap2::Step::choose), a position valued within
 // this many points of even, from either side, goes back to the proposer with
 // two more stones; beyond it the chooser takes the better side. In the gomoku
-// evaluator's units (engine/evaluator.cpp): a cell that makes a straight four
-// adds 40 at the search's leaves, a window of three stones 27; about an open
-// three's worth, an edge the search is sure of. Valued as decide_swap2 does
-// (two searches averaged), forty random openings near the centre came out
+// evaluator's units (engine/evaluator.cpp) when it was set: a cell that made
+// a straight four added 40 at the search's leaves, a window of three stones
+// 27; about an open three's worth, an edge the search is sure of (the tuned
+// weights now give 47 and 36, and the values below spread wider). Valued as
+// decide_swap2 does (two searches averaged), forty random openings near the
+// centre came out
 // mostly within -30..+30 at depths 3 to 6, and the few clearly first's (its
 // two stones side by side, the second's apart: j9 j8 against f7) at -50..-80.
 // Measured again with the tempo (Weights::tempo 50): the median of |value|
 // 17, 18, 24, 36 at depths 3 to 6, three in four within 23, 35, 48, 61, and
 // the values lean to the first player (median -12, -9, -24, -35): from depth
-// 5 on, the chooser takes the first side more often than not.
+// 5 on, the chooser takes the first side more often than not. With the
+// weights tuned together (Weights::defaults, tempo 58) the same openings
+// come out wider and further to the first: |value| median 27, 33, 44, 57,
+// three in four within 54, 66, 84, 80, medians -26, -32, -40, -47 (h8 h9 i8
+// -34 at depth 4). The margin is not re-derived yet: the chooser now takes
+// the first side more often, which is what the values say.
 inline constexpr Score kSwap2Margin = 40;
 
 // The bot's part of the swap2 opening at `opening.step()`; `game` holds the
