@@ -39,7 +39,7 @@ Weights Weights::defaults(const Variant& v) {
   if (v.same_board(Variant::gomoku()) || v.same_board(Variant::gomoku_standard())) {
     // Tuned with the threat terms and the tempo above (SPSA at 50,000 nodes,
     // from 1, 8, 27, 28, themselves +110 Elo over the seeds at depth 2): +42
-    // Elo at 300,000 nodes, +30 at 300 ms a move. The standard rule borrows
+    // Elo at 300,000 nodes, +40 at 300 ms a move. The standard rule borrows
     // freestyle's (not tuned for it).
     w.by_count = {0, 2, 14, 36, 23};
     return w;
