@@ -49,13 +49,14 @@ int play_pair(const Variant& v, const Opening& opening, const Weights& a, const 
   return net;
 }
 
-// Where a weight may go: the windows within the options' bounds (as the
-// tuner has always kept them), the rest within what Weights::parse reads.
+// Where a weight may go: what Weights::parse reads, and the window counts
+// (w1.., the only keys starting with 'w') within the options' bounds too,
+// as the tuner has always kept them.
 std::pair<double, double> bounds(const SpsaOptions& o, const std::string& key) {
-  if (key == "tempo") return {-100, 1000};
-  if (key.size() > 1 && key[0] == 'w' && key[1] >= '0' && key[1] <= '9')
-    return {o.min_weight, o.max_weight};
-  return {-10000, 10000};
+  const auto [low, high] = Weights::range(key);
+  if (key.starts_with('w'))
+    return {std::max<double>(low, o.min_weight), std::min<double>(high, o.max_weight)};
+  return {low, high};
 }
 
 }  // namespace

@@ -11,7 +11,29 @@ constexpr std::string_view kThreatKeys[] = {"four", "three", "their_four", "thei
 constexpr std::string_view kShapeKeys[] = {
     "shape_two",       "shape_open_two", "shape_three",  "shape_open_three", "shape_four",
     "shape_open_four", "shape_five",     "double_three", "four_three",       "double_four"};
+// Why `name` names no weight of v's: a key of another kind of board, a
+// window count out of range, or no key at all.
+std::string not_a_weight(const Variant& v, std::string_view name) {
+  const std::string quoted = "'" + std::string(name) + "'";
+  if (std::find(std::begin(kShapeKeys), std::end(kShapeKeys), name) != std::end(kShapeKeys))
+    return quoted + " needs k = 5 without gravity (freestyle)";
+  if (std::find(std::begin(kThreatKeys), std::end(kThreatKeys), name) != std::end(kThreatKeys))
+    return quoted + " needs k >= 5 without gravity";
+  const std::string windows = "(w1..w" + std::to_string(v.k - 1) + ")";
+  int n = 0;
+  if (name.size() >= 2 && name[0] == 'w' &&
+      std::from_chars(name.data() + 1, name.data() + name.size(), n).ptr ==
+          name.data() + name.size())
+    return "w" + std::to_string(n) + " is out of range " + windows;
+  return "unknown key " + quoted + " (expected " + windows.substr(1);
+}
+
 }  // namespace
+
+std::pair<int, int> Weights::range(std::string_view key) {
+  if (key == "tempo") return {-100, 1000};
+  return {-10000, 10000};
+}
 
 Weights Weights::defaults(const Variant& v) {
   Weights w;
@@ -100,15 +122,6 @@ expected<Weights, Error> Weights::parse(const Variant& v, std::string_view text)
         return fail("weights are for '" + std::string(value) + "', not '" + v.name + "'");
       continue;
     }
-    if (name == "tempo") {
-      int x = 0;
-      auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), x);
-      if (ec != std::errc{} || ptr != value.data() + value.size())
-        return fail("'" + std::string(value) + "' is not a whole number");
-      if (x < -100 || x > 1000) return fail("tempo must lie within -100..1000 (percent)");
-      w.tempo = x;
-      continue;
-    }
     if (name == "eval") {
       if (value != "shapes" && value != "windows")
         return fail("eval is 'shapes' or 'windows', not '" + std::string(value) + "'");
@@ -117,45 +130,16 @@ expected<Weights, Error> Weights::parse(const Variant& v, std::string_view text)
       w.shapes_on = value == "shapes";
       continue;
     }
-    if (const auto* key = std::find(std::begin(kShapeKeys), std::end(kShapeKeys), name);
-        key != std::end(kShapeKeys)) {
-      if (w.shapes.empty())
-        return fail("'" + std::string(name) + "' needs k = 5 without gravity (freestyle)");
-      int x = 0;
-      auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), x);
-      if (ec != std::errc{} || ptr != value.data() + value.size())
-        return fail("'" + std::string(value) + "' is not a whole number");
-      if (x < -10000 || x > 10000) return fail("weights must lie within -10000..10000");
-      w.shapes[key - std::begin(kShapeKeys)] = x;
-      continue;
-    }
-    if (const auto* key = std::find(std::begin(kThreatKeys), std::end(kThreatKeys), name);
-        key != std::end(kThreatKeys)) {
-      if (w.threats.empty())
-        return fail("'" + std::string(name) + "' needs k >= 5 without gravity");
-      int x = 0;
-      auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), x);
-      if (ec != std::errc{} || ptr != value.data() + value.size())
-        return fail("'" + std::string(value) + "' is not a whole number");
-      if (x < -10000 || x > 10000) return fail("weights must lie within -10000..10000");
-      w.threats[key - std::begin(kThreatKeys)] = x;
-      continue;
-    }
-    int n = 0;
-    if (name.size() < 2 || name[0] != 'w' ||
-        std::from_chars(name.data() + 1, name.data() + name.size(), n).ptr !=
-            name.data() + name.size())
-      return fail("unknown key '" + std::string(name) + "' (expected w1..w" +
-                  std::to_string(v.k - 1) + ")");
-    if (n < 1 || n >= v.k)
-      return fail("w" + std::to_string(n) + " is out of range (w1..w" + std::to_string(v.k - 1) +
-                  ")");
+    int* weight = w.find(name);
+    if (!weight) return fail(not_a_weight(v, name));
     int x = 0;
     auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), x);
     if (ec != std::errc{} || ptr != value.data() + value.size())
       return fail("'" + std::string(value) + "' is not a whole number");
-    if (x < -10000 || x > 10000) return fail("weights must lie within -10000..10000");
-    w.by_count[n] = x;
+    if (const auto [low, high] = range(name); x < low || x > high)
+      return fail(std::string(name) + " must lie within " + std::to_string(low) + ".." +
+                  std::to_string(high) + (name == "tempo" ? " (percent)" : ""));
+    *weight = x;
   }
   return w;
 }

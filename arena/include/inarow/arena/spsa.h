@@ -34,9 +34,8 @@ struct SpsaOptions {
   // Per key, in the order of `keys`; missing ones (or NaN) take the default.
   std::vector<double> c_end;  // default max(1, |theta| / 10); 0 holds a weight
   std::vector<double> r_end;  // default 0.002 (fishtest's)
-  // The window weights stay within these; the threat terms and shapes
-  // within -10000..10000 and the tempo within -100..1000, as Weights::parse
-  // reads them.
+  // The window weights stay within these; every weight within what
+  // Weights::parse reads (Weights::range).
   double min_weight = 0, max_weight = 10000;
   int depth = 2;                // search depth of the tuning games (0: no limit but the nodes)
   std::uint64_t nodes = 0;      // node limit per move of the tuning games (0: none)

@@ -31,9 +31,9 @@ struct OpeningDecision {
 // 27; about an open three's worth, an edge the search is sure of (the tuned
 // weights now give 47 and 36, and the values below spread wider). Valued as
 // decide_swap2 does (two searches averaged), forty random openings near the
-// centre came out
-// mostly within -30..+30 at depths 3 to 6, and the few clearly first's (its
-// two stones side by side, the second's apart: j9 j8 against f7) at -50..-80.
+// centre came out mostly within -30..+30 at depths 3 to 6, and the few
+// clearly first's (its two stones side by side, the second's apart: j9 j8
+// against f7) at -50..-80.
 // Measured again with the tempo (Weights::tempo 50): the median of |value|
 // 17, 18, 24, 36 at depths 3 to 6, three in four within 23, 35, 48, 61, and
 // the values lean to the first player (median -12, -9, -24, -35): from depth

@@ -6,6 +6,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "inarow/common/error.h"
@@ -45,6 +46,9 @@ struct Weights {
   // w1..w(k-1), the threat terms, tempo, the shapes (those these weights
   // have). What a tuner moves picks among them by name.
   std::vector<std::string> keys() const;
+  // The values parse reads for the weight under `key`: -10000..10000, the
+  // tempo -100..1000 (percent).
+  static std::pair<int, int> range(std::string_view key);
   // The weight under `key`, or nullptr when these weights have none.
   int* find(std::string_view key);
   const int* find(std::string_view key) const { return const_cast<Weights*>(this)->find(key); }
