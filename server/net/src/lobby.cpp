@@ -34,7 +34,9 @@ Lobby::Lobby(Strand strand, std::shared_ptr<MatchServices> services, Identity& i
       tick_(strand),
       feed_timer_(strand),
       poll_timer_(strand),
-      rng_(services_->config.bot_seed ? services_->config.bot_seed : std::random_device{}()) {}
+      // A code is the key to a private game: never predictable, and never
+      // the same sequence on two nodes of a cluster (bot_seed is the bots').
+      rng_(std::random_device{}()) {}
 
 int Lobby::live_matches(const std::string& player, std::initializer_list<v1::MatchKind> kinds) {
   const Player* p = identity_.find(player);

@@ -181,7 +181,7 @@ class Lobby {
   std::uint64_t seek_count_ = 0;  // seeks made: the next seek's id
   Elsewhere* elsewhere_ = nullptr;
   bool shutting_down_ = false;
-  std::mt19937_64 rng_;
+  std::mt19937_64 rng_;  // private codes
 };
 
 }  // namespace inarow::server
