@@ -367,6 +367,19 @@ for i = 1, 8 do out[1 + i] = s[i] end
 return out
 )lua");
 
+// ARGV: prefix, match, cap, ttl, then the players. 0: the match is held
+// for them all; else the (1-based) place of the first at the cap, and
+// nothing is held.
+const Script kHoldMatch = seek_script(R"lua(
+local p, now, cap = ARGV[1], now_ms(), tonumber(ARGV[3])
+for i = 5, #ARGV do
+  if playing(p, ARGV[i], now) >= cap then return i - 4 end
+end
+local until_ms = expiry(ARGV[4])
+for i = 5, #ARGV do hold(p, ARGV[i], ARGV[2], until_ms) end
+return 0
+)lua");
+
 // ARGV: prefix, match, then the players. The hold becomes a count for as
 // long as the match is live.
 const Script kCountMatch = seek_script(R"lua(
@@ -886,6 +899,21 @@ inarow::expected<Accepted, std::string> Directory::accept_seek(const std::string
     return inarow::unexpected(unexpected_reply("the accept_seek script"));
   }
   return accepted;
+}
+
+inarow::expected<std::optional<std::size_t>, std::string> Directory::hold_match(
+    const MatchSlot& slot, const std::vector<std::string>& players) {
+  if (auto ok = check_ttl(slot.ttl); !ok) return inarow::unexpected(ok.error());
+  std::vector<std::string> args{prefix_, slot.match_id, std::to_string(slot.cap), millis(slot.ttl)};
+  args.insert(args.end(), players.begin(), players.end());
+  auto r = redis_.script(kHoldMatch, {}, args);
+  if (!r) return inarow::unexpected(std::move(r).error());
+  if (!r->is_integer() || r->integer < 0 ||
+      r->integer > static_cast<std::int64_t>(players.size())) {
+    return inarow::unexpected(unexpected_reply("the hold_match script"));
+  }
+  if (r->integer == 0) return std::optional<std::size_t>{};
+  return std::optional<std::size_t>{static_cast<std::size_t>(r->integer - 1)};
 }
 
 inarow::expected<void, std::string> Directory::count_match(

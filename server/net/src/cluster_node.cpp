@@ -679,6 +679,16 @@ void ClusterNode::accept_seek(std::string seek_id, std::string player, bool busy
   });
 }
 
+void ClusterNode::hold_match(
+    std::string match_id, std::vector<std::string> players,
+    std::function<void(inarow::expected<std::optional<std::size_t>, std::string>)> then) {
+  presence_.enqueue([this, match_id = std::move(match_id), players = std::move(players),
+                     then = std::move(then)](Directory& directory) {
+    const MatchSlot slot{match_id, config_.max_human_matches_per_player, lease_ttl_};
+    then(directory.hold_match(slot, players));
+  });
+}
+
 void ClusterNode::count_match(const std::string& match_id, std::vector<std::string> players) {
   // After match_made()'s claim: from now on the live lease keeps it counted.
   presence_.enqueue([match_id, players = std::move(players)](Directory& directory) {

@@ -115,6 +115,9 @@ class ClusterNode : public Elsewhere, public std::enable_shared_from_this<Cluste
                   std::function<void(inarow::expected<SeekPage, std::string>)> then) override;
   void accept_seek(std::string seek_id, std::string player, bool busy, std::string match_id,
                    std::function<void(inarow::expected<Accepted, std::string>)> then) override;
+  void hold_match(
+      std::string match_id, std::vector<std::string> players,
+      std::function<void(inarow::expected<std::optional<std::size_t>, std::string>)> then) override;
   void count_match(const std::string& match_id, std::vector<std::string> players) override;
 
   // A relayed connection's output, to the client's node (any thread).

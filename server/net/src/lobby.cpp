@@ -452,21 +452,69 @@ Expected<std::string> Lobby::create_private(const std::string& player,
   return code;
 }
 
-Expected<std::string> Lobby::join_private(const std::string& player, const v1::JoinPrivate& req) {
+void Lobby::join_private(const std::string& player, const v1::JoinPrivate& req,
+                         std::function<void(Expected<std::string>)> then) {
   auto it = privates_.find(req.code());
   if (it == privates_.end()) {
-    return fail_with(ProtocolError::unknown_code,
-                     "no open game with code '" + json::echo(req.code()) + "'");
+    return then(fail_with(ProtocolError::unknown_code,
+                          "no open game with code '" + json::echo(req.code()) + "'"));
   }
   if (it->second.creator == player) {
-    return fail_with(ProtocolError::bad_request, "you cannot join your own game");
+    return then(fail_with(ProtocolError::bad_request, "you cannot join your own game"));
   }
+  if (it->second.joining) {
+    return then(fail_with(
+        ProtocolError::unknown_code,
+        "no open game with code '" + json::echo(req.code()) + "': another player is joining it"));
+  }
+  // What this node knows first; a cluster's count of every node's next.
   if (auto ok = check_limit(player, v1::MATCH_KIND_SEEK, "you"); !ok)
-    return inarow::unexpected(ok.error());
+    return then(inarow::unexpected(ok.error()));
   if (auto ok = check_limit(it->second.creator, v1::MATCH_KIND_PRIVATE, "the game's creator");
       !ok) {
-    return inarow::unexpected(ok.error());
+    return then(inarow::unexpected(ok.error()));
   }
+  if (!elsewhere_) return then(start_private(it, player, new_match_id()));
+  // The match is held for both where every node counts it before it is
+  // made: until then, another node could pair either player past the cap.
+  // The game stays open meanwhile, for nobody else to join.
+  it->second.joining = true;
+  std::string match_id = new_match_id();
+  elsewhere_->hold_match(
+      match_id, {player, it->second.creator},
+      [this, weak = owner_, player, code = it->first, match_id,
+       then = std::move(then)](inarow::expected<std::optional<std::size_t>, std::string> held) {
+        auto owner = weak.lock();
+        if (!owner) return;
+        asio::post(strand_, [this, owner, player, code, match_id, held = std::move(held),
+                             then = std::move(then)] {
+          auto game = privates_.find(code);
+          if (game == privates_.end() || !game->second.joining) {
+            // Withdrawn meanwhile (its creator left or opened another): a
+            // hold taken runs out by itself.
+            return then(fail_with(ProtocolError::unknown_code, "no open game with code '" + code +
+                                                                   "': its creator withdrew it"));
+          }
+          game->second.joining = false;
+          if (shutting_down_ || !identity_.find(player)) {
+            return then(fail_with(ProtocolError::bad_request, "you left before the game began"));
+          }
+          if (!held) {
+            spdlog::warn("cluster: a private game could not be joined: {}", held.error());
+            return then(
+                fail_with(ProtocolError::internal, "the lobby is not available; try again"));
+          }
+          if (*held) {
+            return then(inarow::unexpected(
+                limit_failure(v1::MATCH_KIND_PRIVATE, **held == 0 ? "you" : "the game's creator")));
+          }
+          then(start_private(game, player, match_id));
+        });
+      });
+}
+
+std::string Lobby::start_private(PrivateGames::iterator it, const std::string& player,
+                                 std::string match_id) {
   PrivateGame game = it->second;
   const std::string code = it->first;
   privates_.erase(it);
@@ -474,8 +522,8 @@ Expected<std::string> Lobby::join_private(const std::string& player, const v1::J
   std::array<std::string, 2> seats;
   seats[index(game.side)] = game.creator;
   seats[index(opponent(game.side))] = player;
-  auto match =
-      create_match(game.variant, v1::MATCH_KIND_PRIVATE, game.rated, game.clock, seats, {});
+  auto match = create_match(game.variant, v1::MATCH_KIND_PRIVATE, game.rated, game.clock, seats, {},
+                            std::move(match_id));
   identity_.unpin(game.creator);  // the match holds them now
   private_codes_[match->id()] = code;
   return match->id();

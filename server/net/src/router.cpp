@@ -482,7 +482,11 @@ void Router::State::on_receive(const ConnectionPtr& from, v1::ClientMessage& msg
       }
       break;
     case v1::ClientMessage::kJoinPrivate:
-      answer(lobby.join_private(player_id, msg.join_private()));
+      lobby.join_private(player_id, msg.join_private(),
+                         [self = shared_from_this(), from, rid](Expected<std::string> match_id) {
+                           if (!match_id) return self->send_error(from, rid, match_id.error());
+                           self->send(from, make_ack(rid, *match_id));
+                         });
       break;
     case v1::ClientMessage::kRematch:
       if (auto id = lobby.rematch(player_id, msg.rematch()); !id) {

@@ -528,6 +528,67 @@ TEST(Cluster, APlayerAtTheCapIsNotPairedOrAcceptedOnAnyNode) {
   EXPECT_EQ(list_seeks(zoe).total(), 0u);
 }
 
+// A private game counts its players' matches on every node, and holds the
+// new match for both before it starts: a player at the cap through
+// another node's match can neither join one nor have theirs joined, and a
+// match just started counts at once (no other node pairs them meanwhile).
+TEST(Cluster, APrivateGameCountsThePlayersMatchesOnEveryNode) {
+  ASSERT_NE(RedisInstance::shared(), nullptr) << RedisInstance::shared_error();
+  Cluster cluster("priv", 2s, 2s,
+                  [](server::ServerConfig& c) { c.max_human_matches_per_player = 1; });
+  WsClient ann(cluster.port(0));
+  WsClient bob(cluster.port(1));
+  WsClient cid(cluster.port(2));
+  ann.hello("Ann");
+  bob.hello("Bob");
+  cid.hello("Cid");
+  const auto join = [](WsClient& who, const std::string& code) {
+    v1::ServerMessage joined;
+    // The code reaches the other nodes' directory on its own thread.
+    eventually(
+        [&] {
+          joined = who.request(join_private_message(code));
+          return !(joined.has_error() && joined.error().code() == v1::ERROR_UNKNOWN_CODE);
+        },
+        5s);
+    return joined;
+  };
+  // Ann (node 0) joins Bob's game: node 1 owns the match, and she is at the cap.
+  auto bobs = bob.request(create_private_message("tictactoe"));
+  ASSERT_TRUE(bobs.has_ack()) << bobs.DebugString();
+  const std::string first = expect_match_ack(join(ann, bobs.ack().code()));
+  wait_event(ann, first, v1::MatchEvent::kStarted);
+
+  // At once, with no wait for a count to land: Ann cannot join Cid's game
+  // on node 2, nor Cid Ann's own, though neither node holds her match.
+  auto cids = cid.request(create_private_message("tictactoe"));
+  ASSERT_TRUE(cids.has_ack()) << cids.DebugString();
+  expect_error(join(ann, cids.ack().code()), v1::ERROR_TOO_MANY_MATCHES,
+               "you already have 1 live games against people, the most allowed");
+  auto anns = ann.request(create_private_message("tictactoe"));
+  ASSERT_TRUE(anns.has_ack()) << anns.DebugString();
+  expect_error(join(cid, anns.ack().code()), v1::ERROR_TOO_MANY_MATCHES,
+               "the game's creator already has 1 live games against people, the most allowed");
+  // Nor does a seek of hers pair with Cid's.
+  expect_error(ann.request(seek_message("tictactoe", 0, 0, true)), v1::ERROR_TOO_MANY_MATCHES,
+               "you already have 1 live games against people, the most allowed");
+
+  // Both games are still open: once Ann's match ends, Cid joins hers.
+  ASSERT_TRUE(ann.request(resign_message(first)).has_ack());
+  v1::ServerMessage joined;
+  ASSERT_TRUE(eventually(
+      [&] {
+        joined = cid.request(join_private_message(anns.ack().code()));
+        return !joined.has_error();
+      },
+      5s))
+      << joined.DebugString();
+  const std::string second = expect_match_ack(joined);
+  EXPECT_NE(second, first);
+  wait_event(ann, second, v1::MatchEvent::kStarted);
+  wait_event(cid, second, v1::MatchEvent::kStarted);
+}
+
 // A node that dies leaves its seeks in the pool (it never says goodbye):
 // once its entry runs out they are gone from every node's list, and a seek
 // that would have paired with one finds nobody. The dead node is a

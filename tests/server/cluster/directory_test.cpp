@@ -838,6 +838,28 @@ TEST_F(DirectoryTest, APlayerAtTheCapIsPassedOverAndRefusedAndTheSeeksStay) {
             Outcome::seeker_busy);
 }
 
+// A match made outside the pool (a private game joined, a rematch) is held
+// for both players at once, or for neither when one is at the cap.
+TEST_F(DirectoryTest, AMatchOutsideThePoolIsHeldForAllOrNone) {
+  ASSERT_TRUE(ok(dir_->claim("m1", "N", 10s)).ours);
+  ok(dir_->count_match("m1", {"x", "z"}));
+  // x is at the cap: named by its place, whichever side it is on.
+  EXPECT_EQ(ok(dir_->hold_match(MatchSlot{"m2", 1, 10s}, {"y", "x"})), 1u);
+  EXPECT_EQ(ok(dir_->hold_match(MatchSlot{"m2", 1, 10s}, {"x", "y"})), 0u);
+  EXPECT_EQ(ok(dir_->playing("y")), 0);  // nothing was held
+  // Below a cap of 2, both are held at once; then y's next pairs with nobody.
+  EXPECT_EQ(ok(dir_->hold_match(MatchSlot{"m2", 2, 10s}, {"y", "x"})), std::nullopt);
+  EXPECT_EQ(ok(dir_->playing("x")), 2);
+  EXPECT_EQ(ok(dir_->playing("y")), 1);
+  ASSERT_TRUE(ok(dir_->add_seek(seek("y", 1500.0, kT0))));
+  ASSERT_TRUE(ok(dir_->add_seek(seek("w", 1500.0, kT0 + 1))));
+  EXPECT_EQ(ok(dir_->pair("s-w", kPolicy, kT0 + 1, MatchSlot{"m3", 1, 10s})), std::nullopt);
+  auto bad = dir_->hold_match(MatchSlot{"m4", 1, 0ms}, {"a", "b"});
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error(), "a TTL must be positive");
+  EXPECT_EQ(ok(dir_->playing("a")), 0);
+}
+
 TEST_F(DirectoryTest, AHoldRunsOutUnlessItsMatchIsClaimedAndCounted) {
   const auto a = seek("a", 1500.0, kT0);
   const auto b = seek("b", 1500.0, kT0 + 1);

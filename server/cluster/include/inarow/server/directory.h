@@ -26,6 +26,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -232,6 +233,12 @@ class Directory {
   inarow::expected<Accepted, std::string> accept_seek(const std::string& seek_id,
                                                       const std::string& asker, bool asker_busy,
                                                       const MatchSlot& slot);
+  // A match against people made outside the pool (a private game joined,
+  // a rematch): `slot`'s match held for all of `players` at once, unless
+  // one of them is at the cap. nullopt: held; else the index in `players`
+  // of the first at the cap, and nothing changes.
+  inarow::expected<std::optional<std::size_t>, std::string> hold_match(
+      const MatchSlot& slot, const std::vector<std::string>& players);
   // The match was made and its lease claimed: it counts for these players
   // for as long as it is live (not after forget_match()).
   inarow::expected<void, std::string> count_match(const std::string& match_id,

@@ -68,9 +68,11 @@ class Lobby {
   // A private game waiting for whoever has its code: the code.
   Expected<std::string> create_private(const std::string& player,
                                        const inarow::v1::CreatePrivate& request);
-  // Join one: the new match's id.
-  Expected<std::string> join_private(const std::string& player,
-                                     const inarow::v1::JoinPrivate& request);
+  // Join one: the new match's id, to `then` (at once on one node; on a
+  // cluster's, once every node's count of the two players' matches said
+  // neither is at the cap).
+  void join_private(const std::string& player, const inarow::v1::JoinPrivate& request,
+                    std::function<void(Expected<std::string>)> then);
   // A rematch of an ended match, or (decline) an offer of one turned down.
   // Against a bot, or accepting the other player's offer: the new match's
   // id. Offering one to a person, or declining: an empty string.
@@ -121,7 +123,9 @@ class Lobby {
     ClockSetting clock;
     Side side;
     bool rated;
+    bool joining = false;  // a join waits for the cluster's count: nobody else's
   };
+  using PrivateGames = std::unordered_map<std::string, PrivateGame>;  // by code
 
   // A new match (`match_id`, or a new id if empty) started.
   std::shared_ptr<MatchActor> create_match(Variant variant, inarow::v1::MatchKind kind, bool rated,
@@ -138,6 +142,10 @@ class Lobby {
   void accepted_shared(const std::string& player, const std::string& seek_id,
                        const std::string& match_id, inarow::expected<Accepted, std::string> result,
                        std::function<void(Expected<std::string>)> then);
+  // The private game at `it` joined by `player`: out of the open ones and
+  // started as `match_id`; its id.
+  std::string start_private(PrivateGames::iterator it, const std::string& player,
+                            std::string match_id);
   // The followers get `list`; on a cluster's node only if it changed.
   void publish(inarow::v1::SeekList list);
   // On a cluster's node, while anyone follows: the pool read again.
@@ -165,7 +173,7 @@ class Lobby {
   Identity& identity_;
   MatchRegistry& matches_;
   Matchmaker matchmaker_;
-  std::unordered_map<std::string, PrivateGame> privates_;       // by code
+  PrivateGames privates_;
   std::unordered_map<std::string, std::string> private_codes_;  // started private match -> code
   std::map<std::string, std::string> bot_vs_bot_;  // live bot-vs-bot match -> who started it
   std::map<std::string, Side> rematch_offers_;     // ended match -> the side offering a rematch

@@ -87,6 +87,14 @@ class Elsewhere {
   // `then` (on another thread).
   virtual void accept_seek(std::string seek_id, std::string player, bool busy, std::string match_id,
                            std::function<void(inarow::expected<Accepted, std::string>)> then) = 0;
+  // A match against people to be made here outside the pool (a private
+  // game joined, a rematch), as `match_id`: held for all of `players` in
+  // the count every node reads, unless one is at the cap there. To `then`
+  // (on another thread): nullopt if held, else the index of the first at
+  // the cap.
+  virtual void hold_match(
+      std::string match_id, std::vector<std::string> players,
+      std::function<void(inarow::expected<std::optional<std::size_t>, std::string>)> then) = 0;
   // A match against people made here: it counts toward both players' cap
   // on every node while it is live.
   virtual void count_match(const std::string& match_id, std::vector<std::string> players) = 0;
