@@ -529,18 +529,22 @@ std::string Lobby::start_private(PrivateGames::iterator it, const std::string& p
   return match->id();
 }
 
-Expected<std::string> Lobby::rematch(const std::string& player, const v1::Rematch& req) {
+void Lobby::rematch(const std::string& player, const v1::Rematch& req,
+                    std::function<void(Expected<std::string>)> then) {
   const std::string& old_id = req.match_id();
   auto old = matches_.find(old_id);
-  if (!old) return fail_with(ProtocolError::unknown_match, "no match " + old_id);
+  if (!old) return then(fail_with(ProtocolError::unknown_match, "no match " + old_id));
   const auto side = old->seat_of(player);
-  if (!side) return fail_with(ProtocolError::not_seated, "you do not play in this match");
+  if (!side) return then(fail_with(ProtocolError::not_seated, "you do not play in this match"));
   if (!old->over.load(std::memory_order_acquire)) {
-    return fail_with(ProtocolError::match_not_over, "the match is still being played");
+    return then(fail_with(ProtocolError::match_not_over, "the match is still being played"));
   }
   if (auto made = rematches_.find(old_id); made != rematches_.end()) {
-    return fail_with(ProtocolError::rematch_made,
-                     "the rematch of this match was already made: " + made->second);
+    return then(fail_with(ProtocolError::rematch_made,
+                          "the rematch of this match was already made: " + made->second));
+  }
+  if (rematch_holds_.contains(old_id)) {
+    return then(fail_with(ProtocolError::bad_request, "the rematch is being made"));
   }
   // Read once the match is over: nothing changes its setup any more.
   const MatchSetup& setup = old->setup();
@@ -550,36 +554,89 @@ Expected<std::string> Lobby::rematch(const std::string& player, const v1::Rematc
   const bool offered_to_me = offer != rematch_offers_.end() && offer->second == other;
 
   if (req.decline()) {
-    if (!offered_to_me) return fail_with(ProtocolError::no_offer, "no rematch offer to decline");
+    if (!offered_to_me) {
+      return then(fail_with(ProtocolError::no_offer, "no rematch offer to decline"));
+    }
     rematch_offers_.erase(offer);
     v1::MatchEvent e;
     auto* d = e.mutable_rematch_declined();
     d->set_by(to_proto(*side));
     old->notify(std::move(e));
-    return std::string{};
+    return then(std::string{});
   }
-  if (auto ok = check_limit(player, setup.kind, "you"); !ok) return inarow::unexpected(ok.error());
+  if (auto ok = check_limit(player, setup.kind, "you"); !ok) {
+    return then(inarow::unexpected(ok.error()));
+  }
 
   if (!opponent_seat.bot && !offered_to_me) {
     if (offer != rematch_offers_.end()) {
-      return fail_with(ProtocolError::bad_request, "you already offered a rematch");
+      return then(fail_with(ProtocolError::bad_request, "you already offered a rematch"));
     }
     Player* p = identity_.find(opponent_seat.player_id);
     if (!p || identity_.live_connections(*p).empty()) {
-      return fail_with(ProtocolError::opponent_gone,
-                       "your opponent is not here: a rematch needs both players");
+      return then(fail_with(ProtocolError::opponent_gone,
+                            "your opponent is not here: a rematch needs both players"));
     }
     rematch_offers_[old_id] = *side;
     v1::MatchEvent e;
     e.mutable_rematch_offered()->set_by(to_proto(*side));
     old->notify(std::move(e));
-    return std::string{};
+    return then(std::string{});
   }
-  if (!opponent_seat.bot) {
-    if (auto ok = check_limit(opponent_seat.player_id, setup.kind, "your opponent"); !ok) {
-      return inarow::unexpected(ok.error());
-    }
+  if (opponent_seat.bot) return then(start_rematch(*old, new_match_id()));
+  if (auto ok = check_limit(opponent_seat.player_id, setup.kind, "your opponent"); !ok) {
+    return then(inarow::unexpected(ok.error()));
   }
+  if (!elsewhere_) return then(start_rematch(*old, new_match_id()));
+  // Two people on a cluster's node: held where every node counts it before
+  // it is made, as a private game's join is.
+  rematch_holds_.insert(old_id);
+  std::string match_id = new_match_id();
+  elsewhere_->hold_match(
+      match_id, {player, opponent_seat.player_id},
+      [this, weak = owner_, player, old_id, other, match_id,
+       then = std::move(then)](inarow::expected<std::optional<std::size_t>, std::string> held) {
+        auto owner = weak.lock();
+        if (!owner) return;
+        asio::post(strand_, [this, owner, player, old_id, other, match_id, held = std::move(held),
+                             then = std::move(then)] {
+          rematch_held(player, old_id, other, match_id, held, then);
+        });
+      });
+}
+
+void Lobby::rematch_held(const std::string& player, const std::string& old_id, Side other,
+                         const std::string& match_id,
+                         const inarow::expected<std::optional<std::size_t>, std::string>& held,
+                         const std::function<void(Expected<std::string>)>& then) {
+  rematch_holds_.erase(old_id);
+  auto old = matches_.find(old_id);
+  if (!old || shutting_down_)
+    return then(fail_with(ProtocolError::unknown_match, "no match " + old_id));
+  // Meanwhile the offer may have lapsed (its player left, or began another
+  // game), or either player gone: a hold taken runs out by itself.
+  if (auto offer = rematch_offers_.find(old_id);
+      offer == rematch_offers_.end() || offer->second != other) {
+    return then(fail_with(ProtocolError::no_offer, "the rematch offer lapsed"));
+  }
+  const Seat& opponent_seat = old->setup().seats[index(other)];
+  if (!identity_.find(player) || !identity_.find(opponent_seat.player_id)) {
+    return then(fail_with(ProtocolError::opponent_gone,
+                          "your opponent is not here: a rematch needs both players"));
+  }
+  if (!held) {
+    spdlog::warn("cluster: a rematch could not be made: {}", held.error());
+    return then(fail_with(ProtocolError::internal, "the lobby is not available; try again"));
+  }
+  if (*held) {
+    return then(inarow::unexpected(
+        limit_failure(old->setup().kind, **held == 0 ? "you" : "your opponent")));
+  }
+  then(start_rematch(*old, match_id));
+}
+
+std::string Lobby::start_rematch(MatchActor& old, std::string match_id) {
+  const MatchSetup& setup = old.setup();
   // The bot level travels with its seat; the sides swap.
   std::array<std::string, 2> seats;
   std::array<std::string, 2> levels;
@@ -587,17 +644,18 @@ Expected<std::string> Lobby::rematch(const std::string& player, const v1::Rematc
     seats[1 - s] = setup.seats[s].player_id;
     levels[1 - s] = setup.seats[s].level;
   }
-  rematch_offers_.erase(old_id);
+  rematch_offers_.erase(old.id());
   auto match = create_match(setup.variant, setup.kind, setup.rated,
-                            ClockSetting{setup.initial, setup.increment}, seats, levels);
-  rematches_[old_id] = match->id();
-  if (auto code = private_codes_.find(old_id); code != private_codes_.end()) {
+                            ClockSetting{setup.initial, setup.increment}, seats, levels,
+                            std::move(match_id));
+  rematches_[old.id()] = match->id();
+  if (auto code = private_codes_.find(old.id()); code != private_codes_.end()) {
     // Whoever could watch the old game can watch its rematch.
     private_codes_[match->id()] = code->second;
   }
   v1::MatchEvent e;
   e.mutable_rematch_started()->set_match_id(match->id());
-  old->notify(std::move(e));
+  old.notify(std::move(e));
   return match->id();
 }
 

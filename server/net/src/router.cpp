@@ -410,6 +410,8 @@ void Router::State::on_receive(const ConnectionPtr& from, v1::ClientMessage& msg
       about = msg.watch().match_id();
     } else if (msg.has_unwatch()) {
       about = msg.unwatch().match_id();
+    } else if (msg.has_rematch()) {
+      about = msg.rematch().match_id();  // the ended match's node keeps its offers
     }
     if (!about.empty() && !matches.find(about)) {
       elsewhere->forward(from, player_id, about, std::move(msg));
@@ -489,16 +491,19 @@ void Router::State::on_receive(const ConnectionPtr& from, v1::ClientMessage& msg
                          });
       break;
     case v1::ClientMessage::kRematch:
-      if (auto id = lobby.rematch(player_id, msg.rematch()); !id) {
-        // A rematch already made: the error names it, to follow.
-        const bool made = id.error().code == ProtocolError::rematch_made;
-        send_error(from, rid, id.error(),
-                   made ? lobby.rematch_of(msg.rematch().match_id()) : msg.rematch().match_id());
-      } else {
-        // A new match is named in the ack; an offer or a decline answers
-        // for the ended match.
-        send(from, make_ack(rid, id->empty() ? msg.rematch().match_id() : *id));
-      }
+      lobby.rematch(player_id, msg.rematch(),
+                    [self = shared_from_this(), from, rid,
+                     old = msg.rematch().match_id()](Expected<std::string> id) {
+                      if (!id) {
+                        // A rematch already made: the error names it, to follow.
+                        const bool made = id.error().code == ProtocolError::rematch_made;
+                        return self->send_error(from, rid, id.error(),
+                                                made ? self->lobby.rematch_of(old) : old);
+                      }
+                      // A new match is named in the ack; an offer or a
+                      // decline answers for the ended match.
+                      self->send(from, make_ack(rid, id->empty() ? old : *id));
+                    });
       break;
     case v1::ClientMessage::kWatch: {
       auto match = matches.find(msg.watch().match_id());

@@ -589,6 +589,62 @@ TEST(Cluster, APrivateGameCountsThePlayersMatchesOnEveryNode) {
   wait_event(cid, second, v1::MatchEvent::kStarted);
 }
 
+// A rematch between people is held as a private game's join is: accepted
+// by a player at the cap through another node's match, it is refused, and
+// the offer stays until that match ends.
+TEST(Cluster, ARematchCountsThePlayersMatchesOnEveryNode) {
+  ASSERT_NE(RedisInstance::shared(), nullptr) << RedisInstance::shared_error();
+  Cluster cluster("again", 2s, 2s,
+                  [](server::ServerConfig& c) { c.max_human_matches_per_player = 1; });
+  WsClient ann(cluster.port(0));
+  WsClient bob(cluster.port(1));
+  WsClient cid(cluster.port(2));
+  ann.hello("Ann");
+  bob.hello("Bob");
+  cid.hello("Cid");
+  const auto join = [](WsClient& who, const std::string& code) {
+    v1::ServerMessage joined;
+    eventually(
+        [&] {
+          joined = who.request(join_private_message(code));
+          return !(joined.has_error() && joined.error().code() == v1::ERROR_UNKNOWN_CODE);
+        },
+        5s);
+    return expect_match_ack(joined);
+  };
+  // Ann and Bob play on node 1, and Bob offers a rematch.
+  auto bobs = bob.request(create_private_message("tictactoe"));
+  ASSERT_TRUE(bobs.has_ack()) << bobs.DebugString();
+  const std::string first = join(ann, bobs.ack().code());
+  wait_event(ann, first, v1::MatchEvent::kStarted);
+  ASSERT_TRUE(ann.request(resign_message(first)).has_ack());
+  wait_event(bob, first, v1::MatchEvent::kEnded);
+  expect_ack(bob.request(rematch_message(first)));
+  wait_event(ann, first, v1::MatchEvent::kRematchOffered);
+
+  // Ann is at the cap through Cid's game on node 2: node 1 refuses her.
+  auto cids = cid.request(create_private_message("tictactoe"));
+  ASSERT_TRUE(cids.has_ack()) << cids.DebugString();
+  const std::string other = join(ann, cids.ack().code());
+  wait_event(ann, other, v1::MatchEvent::kStarted);
+  expect_error(ann.request(rematch_message(first)), v1::ERROR_TOO_MANY_MATCHES,
+               "you already have 1 live games against people, the most allowed");
+
+  // That game over, the offer stands, and she takes it.
+  ASSERT_TRUE(ann.request(resign_message(other)).has_ack());
+  v1::ServerMessage again;
+  ASSERT_TRUE(eventually(
+      [&] {
+        again = ann.request(rematch_message(first));
+        return !again.has_error();
+      },
+      5s))
+      << again.DebugString();
+  const std::string rematch = expect_match_ack(again);
+  EXPECT_NE(rematch, first);
+  wait_event(bob, rematch, v1::MatchEvent::kStarted);
+}
+
 // A node that dies leaves its seeks in the pool (it never says goodbye):
 // once its entry runs out they are gone from every node's list, and a seek
 // that would have paired with one finds nobody. The dead node is a

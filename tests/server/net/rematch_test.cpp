@@ -27,13 +27,6 @@ server::ServerConfig rematch_config() {
   return config;
 }
 
-v1::ClientMessage rematch_message(const std::string& match_id, bool decline = false) {
-  v1::ClientMessage m;
-  m.mutable_rematch()->set_match_id(match_id);
-  m.mutable_rematch()->set_decline(decline);
-  return m;
-}
-
 // Events from two matches, whose order between them is not defined: waits
 // for each (match id, kind), in any order; the first of each comes back.
 std::vector<v1::MatchEvent> wait_events(WsClient& c,

@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <set>
 #include <string>
 #include <unordered_map>
 
@@ -76,7 +77,10 @@ class Lobby {
   // A rematch of an ended match, or (decline) an offer of one turned down.
   // Against a bot, or accepting the other player's offer: the new match's
   // id. Offering one to a person, or declining: an empty string.
-  Expected<std::string> rematch(const std::string& player, const inarow::v1::Rematch& request);
+  // To `then`: at once on one node, or against a bot; between two people
+  // on a cluster's node, once every node's count said neither is at the cap.
+  void rematch(const std::string& player, const inarow::v1::Rematch& request,
+               std::function<void(Expected<std::string>)> then);
   // The rematch made of an ended match; empty if none.
   std::string rematch_of(const std::string& match_id) const {
     auto it = rematches_.find(match_id);
@@ -146,6 +150,14 @@ class Lobby {
   // started as `match_id`; its id.
   std::string start_private(PrivateGames::iterator it, const std::string& player,
                             std::string match_id);
+  // A cluster's hold for a rematch answered (on the strand): made, unless
+  // the offer or a player went meanwhile, or one is at the cap.
+  void rematch_held(const std::string& player, const std::string& old_id, Side other,
+                    const std::string& match_id,
+                    const inarow::expected<std::optional<std::size_t>, std::string>& held,
+                    const std::function<void(Expected<std::string>)>& then);
+  // The rematch of `old` started as `match_id`, its players told: its id.
+  std::string start_rematch(MatchActor& old, std::string match_id);
   // The followers get `list`; on a cluster's node only if it changed.
   void publish(inarow::v1::SeekList list);
   // On a cluster's node, while anyone follows: the pool read again.
@@ -178,6 +190,7 @@ class Lobby {
   std::map<std::string, std::string> bot_vs_bot_;  // live bot-vs-bot match -> who started it
   std::map<std::string, Side> rematch_offers_;     // ended match -> the side offering a rematch
   std::map<std::string, std::string> rematches_;   // ended match -> its rematch
+  std::set<std::string> rematch_holds_;            // ended matches whose rematch waits on a hold
   boost::asio::steady_timer tick_;
   bool ticking_ = false;
   std::unordered_map<Connection*, std::weak_ptr<Connection>> followers_;

@@ -34,6 +34,13 @@ inline v1::ClientMessage resign_message(const std::string& match_id) {
   return m;
 }
 
+inline v1::ClientMessage rematch_message(const std::string& match_id, bool decline = false) {
+  v1::ClientMessage m;
+  m.mutable_rematch()->set_match_id(match_id);
+  m.mutable_rematch()->set_decline(decline);
+  return m;
+}
+
 // Events after `after_seq` are replayed; a private match needs its code.
 inline v1::ClientMessage watch_message(const std::string& match_id, std::uint64_t after_seq = 0,
                                        const std::string& code = {}) {
