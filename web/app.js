@@ -412,7 +412,14 @@ function spokenPiece(variant, side) {
 
 // Our turn to act: a stone, or during an opening maybe a choice.
 function myTurn() {
-  return game && !game.result && mySide() === actingSide(game);
+  return game && !game.result && mySide() === actingSide(game) && !boardFull(game);
+}
+
+// The last stone filled the board: nobody moves, and the game's end is on
+// its way (the server sends it after the move).
+function boardFull(g) {
+  const v = parseVariant(g.variant);
+  return Boolean(v) && g.moves.length >= v.width * v.height;
 }
 
 // Our turn to place a stone and a connection to send it on.
