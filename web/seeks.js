@@ -44,38 +44,56 @@ function clockText(tc = {}) {
   return `${Number.isInteger(minutes) ? minutes : minutes.toFixed(1)}+${Number(tc.incrementMs || 0) / 1000}`;
 }
 
+// One open seek's row: its terms, and Accept (or Cancel, for our own).
+function seekRow(s, key, label, mine) {
+  const li = document.createElement('li');
+  li.dataset.seekId = s.seekId;
+  li.dataset.key = key;
+  const player = s.player || {};
+  const text = document.createElement('span');
+  text.textContent = label;
+  const button = document.createElement('button');
+  button.type = 'button';
+  if (mine) {
+    li.classList.add('mine');
+    button.textContent = 'Cancel';
+    button.addEventListener('click', async () => {
+      if (await deps.run(() => deps.conn.request({ cancelSeek: {} }))) deps.cancelled();
+    });
+  } else {
+    button.textContent = 'Accept';
+    button.className = 'primary';
+    button.setAttribute('aria-label', `Accept ${player.name || 'this'}'s game`);
+    // The match's start comes as an event, as for any seek.
+    button.addEventListener('click', () => deps.run(() => deps.conn.request({ acceptSeek: { seekId: s.seekId } })));
+  }
+  li.append(text, button);
+  return li;
+}
+
 function show(list) {
   const online = list.playersOnline || 0;
   const games = list.gamesInPlay || 0;
   $('#lobby-counts').textContent = `${online} online · ${games} ${games === 1 ? 'game' : 'games'} in play`;
   const mine = deps.me()?.playerId;
   const seeks = list.seeks || [];
-  $('#seeks').replaceChildren(...seeks.map((s) => {
-    const li = document.createElement('li');
-    li.dataset.seekId = s.seekId;
+  // A row that did not change is kept, not built again: a push (the counts
+  // change whenever anyone comes or goes) landing between a press and its
+  // release would otherwise swap the button under the pointer, and the
+  // click would be lost.
+  const kept = new Map([...$('#seeks').children].map((li) => [li.dataset.key, li]));
+  const rows = seeks.map((s) => {
     const player = s.player || {};
     const rating = Math.round(player.rating?.rating ?? 1500);
-    const text = document.createElement('span');
-    text.textContent = `${player.name || '?'} (${rating}) · ${deps.title(s.variant)} · ${clockText(s.timeControl)}`
+    const label = `${player.name || '?'} (${rating}) · ${deps.title(s.variant)} · ${clockText(s.timeControl)}`
       + ` · ${s.rated ? 'rated' : 'casual'}`;
-    const button = document.createElement('button');
-    button.type = 'button';
-    if (player.id === mine) {
-      li.classList.add('mine');
-      button.textContent = 'Cancel';
-      button.addEventListener('click', async () => {
-        if (await deps.run(() => deps.conn.request({ cancelSeek: {} }))) deps.cancelled();
-      });
-    } else {
-      button.textContent = 'Accept';
-      button.className = 'primary';
-      button.setAttribute('aria-label', `Accept ${player.name || 'this'}'s game`);
-      // The match's start comes as an event, as for any seek.
-      button.addEventListener('click', () => deps.run(() => deps.conn.request({ acceptSeek: { seekId: s.seekId } })));
-    }
-    li.append(text, button);
-    return li;
-  }));
+    const key = JSON.stringify([s.seekId, player.id === mine, label]);
+    return kept.get(key) || seekRow(s, key, label, player.id === mine);
+  });
+  const current = [...$('#seeks').children];
+  if (rows.length !== current.length || rows.some((li, i) => li !== current[i])) {
+    $('#seeks').replaceChildren(...rows);
+  }
   const more = (list.total || 0) - seeks.length;
   $('#no-seeks').textContent = seeks.length ? (more > 0 ? `and ${more} more` : '') : 'Nobody is waiting right now.';
 }
