@@ -82,6 +82,19 @@ v1::MatchEvent started_event(WsClient& client) {
   return m ? m->event() : v1::MatchEvent{};
 }
 
+// The answer to a join of private game `code`, once the code is known
+// where it is asked (it reaches the other nodes' directory on its own thread).
+v1::ServerMessage join(WsClient& who, const std::string& code) {
+  v1::ServerMessage joined;
+  eventually(
+      [&] {
+        joined = who.request(join_private_message(code));
+        return !(joined.has_error() && joined.error().code() == v1::ERROR_UNKNOWN_CODE);
+      },
+      5s);
+  return joined;
+}
+
 // First wins on the top row: a1 b1 c1 against a2 b2.
 const std::vector<std::string> kFirstWins = {"a1", "a2", "b1", "b2", "c1"};
 
@@ -542,17 +555,6 @@ TEST(Cluster, APrivateGameCountsThePlayersMatchesOnEveryNode) {
   ann.hello("Ann");
   bob.hello("Bob");
   cid.hello("Cid");
-  const auto join = [](WsClient& who, const std::string& code) {
-    v1::ServerMessage joined;
-    // The code reaches the other nodes' directory on its own thread.
-    eventually(
-        [&] {
-          joined = who.request(join_private_message(code));
-          return !(joined.has_error() && joined.error().code() == v1::ERROR_UNKNOWN_CODE);
-        },
-        5s);
-    return joined;
-  };
   // Ann (node 0) joins Bob's game: node 1 owns the match, and she is at the cap.
   auto bobs = bob.request(create_private_message("tictactoe"));
   ASSERT_TRUE(bobs.has_ack()) << bobs.DebugString();
@@ -602,20 +604,10 @@ TEST(Cluster, ARematchCountsThePlayersMatchesOnEveryNode) {
   ann.hello("Ann");
   bob.hello("Bob");
   cid.hello("Cid");
-  const auto join = [](WsClient& who, const std::string& code) {
-    v1::ServerMessage joined;
-    eventually(
-        [&] {
-          joined = who.request(join_private_message(code));
-          return !(joined.has_error() && joined.error().code() == v1::ERROR_UNKNOWN_CODE);
-        },
-        5s);
-    return expect_match_ack(joined);
-  };
   // Ann and Bob play on node 1, and Bob offers a rematch.
   auto bobs = bob.request(create_private_message("tictactoe"));
   ASSERT_TRUE(bobs.has_ack()) << bobs.DebugString();
-  const std::string first = join(ann, bobs.ack().code());
+  const std::string first = expect_match_ack(join(ann, bobs.ack().code()));
   wait_event(ann, first, v1::MatchEvent::kStarted);
   ASSERT_TRUE(ann.request(resign_message(first)).has_ack());
   wait_event(bob, first, v1::MatchEvent::kEnded);
@@ -625,7 +617,7 @@ TEST(Cluster, ARematchCountsThePlayersMatchesOnEveryNode) {
   // Ann is at the cap through Cid's game on node 2: node 1 refuses her.
   auto cids = cid.request(create_private_message("tictactoe"));
   ASSERT_TRUE(cids.has_ack()) << cids.DebugString();
-  const std::string other = join(ann, cids.ack().code());
+  const std::string other = expect_match_ack(join(ann, cids.ack().code()));
   wait_event(ann, other, v1::MatchEvent::kStarted);
   expect_error(ann.request(rematch_message(first)), v1::ERROR_TOO_MANY_MATCHES,
                "you already have 1 live games against people, the most allowed");
