@@ -411,15 +411,10 @@ function spokenPiece(variant, side) {
 }
 
 // Our turn to act: a stone, or during an opening maybe a choice.
+// Not once the last stone decided the game: the server sends its end as the
+// next event, and until then the board is nobody's to play.
 function myTurn() {
-  return game && !game.result && mySide() === actingSide(game) && !boardFull(game);
-}
-
-// The last stone filled the board: nobody moves, and the game's end is on
-// its way (the server sends it after the move).
-function boardFull(g) {
-  const v = parseVariant(g.variant);
-  return Boolean(v) && g.moves.length >= v.width * v.height;
+  return game && !game.result && !game.decided && mySide() === actingSide(game);
 }
 
 // Our turn to place a stone and a connection to send it on.
@@ -519,7 +514,7 @@ function draw() {
     const rating = currentRating(p);
     node.querySelector('.rating').textContent = rating ? Math.round(rating.rating ?? 1500) : '';
     node.querySelector('.away').hidden = game.presence[s] !== false || Boolean(p.bot);
-    node.classList.toggle('to-move', !game.result && actingSide(game) === s);
+    node.classList.toggle('to-move', !game.result && !game.decided && actingSide(game) === s);
     const clock = node.querySelector('.clock');
     clock.hidden = !timed(game);
   }
@@ -548,6 +543,7 @@ function draw() {
 
   const status = $('#game-status');
   if (game.result) status.textContent = resultText();
+  else if (game.decided) status.textContent = 'The game is over.';
   else if (game.opening) status.textContent = openingText();
   else if (watching) status.textContent = `${sideName(game.toMove)} to move (${pieceName(game.variant, game.toMove)})`;
   else status.textContent = myTurn() ? `Your move (${pieceName(game.variant, side)})` : `Waiting for ${sideName(game.toMove)}…`;

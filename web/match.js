@@ -15,6 +15,7 @@ export function matchFromState(state) {
     moves: state.moves || [],
     toMove: state.toMove,
     result: state.result && state.result !== 'RESULT_UNSPECIFIED' ? state.result : null,
+    decided: false,          // the last stone ended the game; its `ended` is on the way
     endReason: state.endReason,
     lastSeq: Number(state.lastSeq || 0),
     drawOfferedBy: state.drawOfferedBy || null,
@@ -107,6 +108,7 @@ export function applyEvent(match, event) {
     // The stones alternate whoever places them: the next one is the other colour.
     match.toMove = match.moves.length % 2 ? 'SIDE_SECOND' : 'SIDE_FIRST';
     match.opening = readOpening(event.moveMade.opening);
+    match.decided = Boolean(event.moveMade.endsGame);
     match.drawOfferedBy = null;  // an offer stands until the other side moves
     return { moved: true, side: event.moveMade.side, move: event.moveMade.move, by };
   }
@@ -136,6 +138,7 @@ export function applyEvent(match, event) {
     return { declined: 'takeback', by: event.takebackDeclined.by };
   } else if (event.takebackDone) {
     match.moves = event.takebackDone.moves || [];
+    match.decided = false;
     match.toMove = match.moves.length % 2 ? 'SIDE_SECOND' : 'SIDE_FIRST';
     match.takebackRequestedBy = null;
   } else if (event.presence) {

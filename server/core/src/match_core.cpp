@@ -179,6 +179,7 @@ Expected<MatchCore::Events> MatchCore::move_cell(Side by, Cell cell, TimePoint n
   made->set_move(format_move(setup_.variant, cell));
   made->set_ply(game_.ply());
   if (opening()) fill_opening(made->mutable_opening());
+  made->set_ends_game(game_.outcome() != inarow::Outcome::ongoing);
   out.push_back(e);
 
   switch (game_.outcome()) {

@@ -55,6 +55,9 @@ TEST(MatchCore, ALineWinsWithItsCells) {
   EXPECT_EQ(events[4].move_made().move(), "a3");
   EXPECT_EQ(events[4].move_made().ply(), 5);
   EXPECT_EQ(events[4].move_made().side(), v1::SIDE_FIRST);
+  EXPECT_TRUE(events[4].move_made().ends_game());
+  for (int i = 0; i < 4; ++i)
+    EXPECT_FALSE(events[i].move_made().ends_game()) << i;
   ASSERT_TRUE(events[5].has_ended());
   EXPECT_EQ(events[5].seq(), 7u);
   EXPECT_EQ(events[5].ended().result(), v1::RESULT_FIRST_WINS);
@@ -76,6 +79,8 @@ TEST(MatchCore, FullBoardIsADraw) {
   ASSERT_EQ(events.size(), 10u);
   EXPECT_EQ(events.back().ended().result(), v1::RESULT_DRAW);
   EXPECT_EQ(events.back().ended().reason(), v1::END_REASON_BOARD_FULL);
+  EXPECT_TRUE(events[8].move_made().ends_game());
+  EXPECT_FALSE(events[7].move_made().ends_game());
 }
 
 TEST(MatchCore, BadMovesChangeNothing) {
