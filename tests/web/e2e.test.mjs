@@ -131,8 +131,18 @@ async function resign(page) {
 }
 
 async function playSomewhere(page) {
-  const cells = await page.$$eval('#board .cell.playable', (nodes) => nodes.map((n) => n.dataset.cell));
-  assert.ok(cells.length > 0, 'no playable cell on our turn');
+  // The turn and the cells in one look, so an event between two looks cannot
+  // pair one moment's turn with another's board.
+  const seen = await page.evaluate(() => ({
+    turn: document.querySelector('#game-view').dataset.turn,
+    ply: document.querySelector('#game-view').dataset.ply,
+    connection: document.body.dataset.connection,
+    status: document.querySelector('#game-status').textContent,
+    cells: [...document.querySelectorAll('#board .cell.playable')].map((n) => n.dataset.cell),
+  }));
+  const { cells, ...state } = seen;
+  assert.equal(state.turn, 'me', `not our turn: ${JSON.stringify(state)}`);
+  assert.ok(cells.length > 0, `no playable cell on our turn: ${JSON.stringify(state)}`);
   const shape = await page.$eval('#board svg', (svg) => svg.getAttribute('viewBox'));
   const [, , w, h] = shape.split(' ').map(Number);
   const centre = { col: (w - 56) / 80 - 0.5, row: (h - 56) / 80 - 0.5 };
