@@ -381,8 +381,8 @@ void ClusterNode::nowhere(const Outbound& out, const Failure& failure) {
 void ClusterNode::to_owner(const std::string& match_id, Outbound out) {
   std::lock_guard lock(mutex_);
   if (stopping_) return;
-  if (auto it = owners_.find(match_id); it != owners_.end()) {
-    send_locked(it->second, std::move(out));
+  if (auto owner = owners_.find(match_id)) {
+    send_locked(*owner, std::move(out));
     return;
   }
   if (auto it = held_.find(match_id); it != held_.end()) {  // being taken over here
@@ -439,7 +439,7 @@ void ClusterNode::route(Directory& directory, const std::string& match_id) {
       then = owned_.contains(match_id) ? Then::here : Then::nowhere;
     } else {
       const std::string& node = (*lease)->node_id;
-      owners_[match_id] = node;
+      owners_.set(match_id, node);
       for (Outbound& o : waiting->second)
         send_locked(node, std::move(o));
       waiting_.erase(waiting);
@@ -800,7 +800,7 @@ void ClusterNode::on_message(const std::string& from, std::string_view bytes) {
         // The owner closes a client that is to come back (its match moved,
         // or the owner stops): where it goes next is looked up afresh.
         if (close.close_client() && !close.policy_violation())
-          std::erase_if(owners_, [&](const auto& kv) { return kv.second == from; });
+          owners_.erase_values_if([&](const std::string& node) { return node == from; });
         auto it = links_.find(close.link());
         if (it == links_.end() || it->second.second != from) break;
         connection = it->second.first.lock();
@@ -820,7 +820,7 @@ void ClusterNode::on_message(const std::string& from, std::string_view bytes) {
       const std::string match_id = m.seated().match_id();
       {
         std::lock_guard lock(mutex_);
-        owners_[match_id] = from;
+        owners_.set(match_id, from);
       }
       router_.seated_elsewhere(
           match_id, m.seated().player_id(),
@@ -838,13 +838,13 @@ void ClusterNode::on_message(const std::string& from, std::string_view bytes) {
     }
     case nv1::NodeMessage::kOwned: {
       std::lock_guard lock(mutex_);
-      owners_[m.owned().match_id()] = from;
+      owners_.set(m.owned().match_id(), from);
       break;
     }
     case nv1::NodeMessage::kHandover: {
       {
         std::lock_guard lock(mutex_);
-        std::erase_if(owners_, [&](const auto& kv) { return kv.second == from; });
+        owners_.erase_values_if([&](const std::string& node) { return node == from; });
       }
       presence_.enqueue([this](Directory& d) { scan_orphans(d); });
       break;
@@ -900,7 +900,7 @@ void ClusterNode::drop_node(const std::string& from) {
       relayed.push_back(std::move(it->second));
       it = relayed_.erase(it);
     }
-    std::erase_if(owners_, [&](const auto& kv) { return kv.second == from; });
+    owners_.erase_values_if([&](const std::string& node) { return node == from; });
   }
   // Its clients come back and resume from the last event they saw.
   for (auto& c : clients)

@@ -61,6 +61,7 @@
 #include "inarow/server/directory.h"
 #include "inarow/server/metrics.h"
 #include "inarow/server/node_bus.h"
+#include "inarow/server/recent_map.h"
 #include "inarow/server/router.h"
 
 namespace inarow::server {
@@ -197,13 +198,19 @@ class ClusterNode : public Elsewhere, public std::enable_shared_from_this<Cluste
   std::condition_variable bus_set_;
   std::atomic<bool> bus_ready_{false};
 
+  // How many matches' owners a generation of owners_ holds: at most twice as
+  // many are kept, a few megabytes, far more than one node routes at once.
+  static constexpr std::size_t kOwnersRemembered = std::size_t{1} << 16;
+
   std::mutex mutex_;
   // Guarded by mutex_:
   bool stopping_ = false;
   std::uint64_t next_link_ = 0;
   std::unordered_map<Connection*, ClientLinks> client_links_;
   std::unordered_map<std::uint64_t, std::pair<std::weak_ptr<Connection>, std::string>> links_;
-  std::unordered_map<std::string, std::string> owners_;  // match -> node, as last looked up
+  // match -> node, as last looked up; bounded, since a long-lived node routes
+  // for ever more matches and a forgotten one is only looked up again.
+  RecentMap<std::string, std::string> owners_{kOwnersRemembered};
   std::unordered_map<std::string, std::vector<Outbound>> waiting_;  // match -> owner lookup
   std::map<std::pair<std::string, std::uint64_t>, std::shared_ptr<RelayedConnection>> relayed_;
   std::unordered_map<std::string, std::int64_t> owned_;  // match -> lease generation
