@@ -236,6 +236,15 @@ redis.call('ZREM', KEYS[3], ARGV[1])
 return 1
 )lua");
 
+// KEYS: lease, generation, live, ended. ARGV: match, node, linger (ms).
+// kForget, and where the match ended for as long as it lingers there.
+const Script kEnd(R"lua(
+redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('ZREM', KEYS[3], ARGV[1])
+redis.call('SET', KEYS[4], ARGV[2], 'PX', ARGV[3])
+return 1
+)lua");
+
 // KEYS: live. ARGV: prefix, limit. Up to `limit` ids scored before now
 // (oldest first) that have no lease: one whose key still lives (its
 // PEXPIRE and its score a millisecond apart) is nobody's orphan.
@@ -679,6 +688,21 @@ inarow::expected<void, std::string> Directory::forget_match(const std::string& m
   return as_void(redis_.script(
       kForget, {key("lease:", match_id), key("generation:", match_id), key("live", "")},
       {match_id}));
+}
+
+inarow::expected<void, std::string> Directory::end_match(const std::string& match_id,
+                                                         const std::string& node_id,
+                                                         std::chrono::milliseconds linger) {
+  if (linger <= std::chrono::milliseconds::zero()) return forget_match(match_id);
+  return as_void(redis_.script(kEnd,
+                               {key("lease:", match_id), key("generation:", match_id),
+                                key("live", ""), key("ended:", match_id)},
+                               {match_id, node_id, millis(linger)}));
+}
+
+inarow::expected<std::optional<std::string>, std::string> Directory::ended_at(
+    const std::string& match_id) {
+  return as_optional_string(redis_.command({"GET", key("ended:", match_id)}), "GET");
 }
 
 inarow::expected<bool, std::string> Directory::live(const std::string& match_id) {

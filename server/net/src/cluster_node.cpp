@@ -406,12 +406,22 @@ void ClusterNode::route(Directory& directory, const std::string& match_id) {
       lease = directory.owner(match_id, node_id_);
     }
   }
+  // Nobody owns it, and it is not live: it may have ended lately on a node
+  // that keeps it a while (its end for a player who was away, a rematch).
+  std::optional<std::string> ended_at;
+  if (lease && !*lease) {
+    if (auto at = directory.ended_at(match_id); at && *at && **at != node_id_) ended_at = **at;
+  }
+  const std::string* elsewhere = nullptr;  // the node to send to, if not here
+  if (lease && *lease && !(*lease)->ours)
+    elsewhere = &(*lease)->node_id;
+  else if (ended_at)
+    elsewhere = &*ended_at;
   bool owner_alive = true;
-  if (lease && *lease && !(*lease)->ours) {
+  if (elsewhere) {
     auto nodes = directory.nodes();
-    owner_alive = !nodes || std::ranges::any_of(*nodes, [&](const NodeInfo& n) {
-      return n.node_id == (*lease)->node_id;
-    });
+    owner_alive = !nodes || std::ranges::any_of(
+                                *nodes, [&](const NodeInfo& n) { return n.node_id == *elsewhere; });
   }
   enum class Then { wait, here, nowhere } then = Then::nowhere;
   std::vector<Outbound> outs;
@@ -425,9 +435,9 @@ void ClusterNode::route(Directory& directory, const std::string& match_id) {
     if (!lease || (*lease && !owner_alive)) {
       // Redis is away, or the lease is a dead node's that has not run out.
       then = Then::wait;
-    } else if (!*lease) {
+    } else if (!*lease && !(ended_at && owner_alive)) {
       then = Then::nowhere;
-    } else if ((*lease)->ours) {
+    } else if (*lease && (*lease)->ours) {
       if (taking_.contains(match_id)) {
         auto& held = held_[match_id];
         for (Outbound& o : waiting->second)
@@ -438,7 +448,7 @@ void ClusterNode::route(Directory& directory, const std::string& match_id) {
       }
       then = owned_.contains(match_id) ? Then::here : Then::nowhere;
     } else {
-      const std::string& node = (*lease)->node_id;
+      const std::string& node = *elsewhere;
       owners_.set(match_id, node);
       for (Outbound& o : waiting->second)
         send_locked(node, std::move(o));
@@ -594,7 +604,7 @@ void ClusterNode::match_ended(const std::string& match_id) {
       metrics_.matches_owned.store(static_cast<std::int64_t>(owned_.size()),
                                    std::memory_order_relaxed);
     }
-    (void)directory.forget_match(match_id);
+    (void)directory.end_match(match_id, node_id_, config_.reconnect_grace);
   });
 }
 

@@ -3,9 +3,10 @@
 // end, a spectator on the third node sees every event in order, a private
 // code made on one node is joined on another, a bot game runs on each (and
 // every node shows a bot's measured Elo), and a player who comes back on
-// another node resumes where they were. The lobby is one: every node lists
-// the whole pool and accepts a seek made on another, the cap on live matches
-// holds across nodes, and a dead node's seeks go with it.
+// another node resumes where they were, after the end too. The lobby is one:
+// every node lists the whole pool and accepts a seek made on another, the
+// cap on live matches holds across nodes, and a dead node's seeks go with
+// it.
 //
 // The store is one SQLite file the three servers share (the PostgreSQL
 // store's own tests hold it to the same answers); the nodes find each
@@ -635,6 +636,41 @@ TEST(Cluster, ARematchCountsThePlayersMatchesOnEveryNode) {
   const std::string rematch = expect_match_ack(again);
   EXPECT_NE(rematch, first);
   wait_event(bob, rematch, v1::MatchEvent::kStarted);
+}
+
+// A player away at the end who comes back on a node that never saw the
+// match: the ended match still lingers on its owner, and the directory
+// names that node, so the player gets the end and can ask for a rematch.
+TEST(Cluster, APlayerBackOnAnotherNodeAfterTheEndGetsItAndARematch) {
+  ASSERT_NE(RedisInstance::shared(), nullptr) << RedisInstance::shared_error();
+  Cluster cluster("after", 2s, 20s);
+  WsClient ann(cluster.port(0));
+  auto bob = std::make_unique<WsClient>(cluster.port(1));
+  ann.hello("Ann");
+  bob->hello("Bob");
+  auto anns = ann.request(create_private_message("tictactoe"));
+  ASSERT_TRUE(anns.has_ack()) << anns.DebugString();
+  const std::string match = expect_match_ack(join(*bob, anns.ack().code()));
+  wait_event(ann, match, v1::MatchEvent::kStarted);
+  EXPECT_EQ(wait_event(*bob, match, v1::MatchEvent::kStarted).seq(), 1u);
+  const std::string token = bob->token();
+  bob->drop();
+  bob.reset();
+  ASSERT_TRUE(ann.request(resign_message(match)).has_ack());
+  wait_event(ann, match, v1::MatchEvent::kEnded);
+
+  WsClient back(cluster.port(2));
+  EXPECT_TRUE(back.resume(token, {{match, 1}}).resumed());
+  const v1::MatchEvent ended = event_of(back, match);
+  ASSERT_TRUE(ended.has_ended()) << ended.DebugString();
+  EXPECT_EQ(ended.seq(), 2u);
+  EXPECT_EQ(ended.ended().reason(), v1::END_REASON_RESIGNATION);
+
+  expect_ack(back.request(rematch_message(match)));
+  wait_event(ann, match, v1::MatchEvent::kRematchOffered);
+  const std::string rematch = expect_match_ack(ann.request(rematch_message(match)));
+  EXPECT_NE(rematch, match);
+  wait_event(back, rematch, v1::MatchEvent::kStarted);
 }
 
 // A node that dies leaves its seeks in the pool (it never says goodbye):

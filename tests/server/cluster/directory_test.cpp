@@ -180,6 +180,25 @@ TEST_F(DirectoryTest, LeasesClaimRenewReleaseAndExpireWithGenerations) {
   EXPECT_EQ(ok(dir_->owner("n")), (Lease{"A", 1, false}));
 }
 
+TEST_F(DirectoryTest, AnEndedMatchNamesItsNodeWhileItLingersThere) {
+  EXPECT_EQ(ok(dir_->claim("m", "A", 10s)), (Lease{"A", 1, true}));
+  EXPECT_EQ(ok(dir_->ended_at("m")), std::nullopt);  // live: it has an owner instead
+  ok(dir_->end_match("m", "A", 300ms));
+  // Forgotten as forget_match() forgets: no lease, not live, a new counter.
+  EXPECT_EQ(ok(dir_->owner("m")), std::nullopt);
+  EXPECT_FALSE(ok(dir_->live("m")));
+  EXPECT_EQ(ok(dir_->ended_at("m")), "A");
+  EXPECT_EQ(ok(dir_->ended_at("n")), std::nullopt);
+  std::this_thread::sleep_for(400ms);
+  EXPECT_EQ(ok(dir_->ended_at("m")), std::nullopt);
+  // No linger: nothing to name.
+  EXPECT_EQ(ok(dir_->claim("k", "B", 10s)), (Lease{"B", 1, true}));
+  ok(dir_->end_match("k", "B", 0ms));
+  EXPECT_EQ(ok(dir_->owner("k")), std::nullopt);
+  EXPECT_EQ(ok(dir_->ended_at("k")), std::nullopt);
+  EXPECT_EQ(ok(dir_->claim("k", "A", 10s)), (Lease{"A", 1, true}));
+}
+
 TEST_F(DirectoryTest, ARenewedLeaseOutlivesItsFirstTtl) {
   EXPECT_EQ(ok(dir_->claim("m", "A", 250ms)), (Lease{"A", 1, true}));
   std::this_thread::sleep_for(150ms);

@@ -168,6 +168,14 @@ class Directory {
   // The match ended: its lease and its generation counter are dropped,
   // and it is live no more.
   inarow::expected<void, std::string> forget_match(const std::string& match_id);
+  // The match ended on `node_id`, which keeps it for `linger` (a player
+  // away gets its end, either one may ask for a rematch): forget_match(),
+  // and ended_at() names that node until then.
+  inarow::expected<void, std::string> end_match(const std::string& match_id,
+                                                const std::string& node_id,
+                                                std::chrono::milliseconds linger);
+  // The node an ended match lingers on, while it does.
+  inarow::expected<std::optional<std::string>, std::string> ended_at(const std::string& match_id);
   // Whether the match is live (claimed once and not forgotten since),
   // owned now or not.
   inarow::expected<bool, std::string> live(const std::string& match_id);
