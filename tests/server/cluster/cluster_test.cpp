@@ -656,14 +656,20 @@ TEST(Cluster, APlayerBackOnAnotherNodeAfterTheEndGetsItAndARematch) {
   const std::string token = bob->token();
   bob->drop();
   bob.reset();
+  // His going is an event of the match (seq 2); the end comes after it.
+  const v1::MatchEvent away = wait_event(ann, match, v1::MatchEvent::kPresence);
+  EXPECT_FALSE(away.presence().connected());
   ASSERT_TRUE(ann.request(resign_message(match)).has_ack());
   wait_event(ann, match, v1::MatchEvent::kEnded);
 
   WsClient back(cluster.port(2));
   EXPECT_TRUE(back.resume(token, {{match, 1}}).resumed());
+  const v1::MatchEvent missed = event_of(back, match);
+  EXPECT_TRUE(missed.has_presence()) << missed.DebugString();
+  EXPECT_EQ(missed.seq(), 2u);
   const v1::MatchEvent ended = event_of(back, match);
   ASSERT_TRUE(ended.has_ended()) << ended.DebugString();
-  EXPECT_EQ(ended.seq(), 2u);
+  EXPECT_EQ(ended.seq(), 3u);
   EXPECT_EQ(ended.ended().reason(), v1::END_REASON_RESIGNATION);
 
   expect_ack(back.request(rematch_message(match)));
