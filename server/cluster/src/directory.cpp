@@ -229,19 +229,12 @@ end
 return 0
 )lua");
 
-// KEYS: lease, generation, live. ARGV: match.
+// KEYS: lease, generation, live[, ended]. ARGV: match[, node, linger (ms)].
+// With `ended`, where the match ended, for as long as it lingers there.
 const Script kForget(R"lua(
 redis.call('DEL', KEYS[1], KEYS[2])
 redis.call('ZREM', KEYS[3], ARGV[1])
-return 1
-)lua");
-
-// KEYS: lease, generation, live, ended. ARGV: match, node, linger (ms).
-// kForget, and where the match ended for as long as it lingers there.
-const Script kEnd(R"lua(
-redis.call('DEL', KEYS[1], KEYS[2])
-redis.call('ZREM', KEYS[3], ARGV[1])
-redis.call('SET', KEYS[4], ARGV[2], 'PX', ARGV[3])
+if KEYS[4] then redis.call('SET', KEYS[4], ARGV[2], 'PX', ARGV[3]) end
 return 1
 )lua");
 
@@ -694,7 +687,7 @@ inarow::expected<void, std::string> Directory::end_match(const std::string& matc
                                                          const std::string& node_id,
                                                          std::chrono::milliseconds linger) {
   if (linger <= std::chrono::milliseconds::zero()) return forget_match(match_id);
-  return as_void(redis_.script(kEnd,
+  return as_void(redis_.script(kForget,
                                {key("lease:", match_id), key("generation:", match_id),
                                 key("live", ""), key("ended:", match_id)},
                                {match_id, node_id, millis(linger)}));
