@@ -44,25 +44,37 @@ Weights Weights::defaults(const Variant& v) {
     return w;
   }
   if (v.k >= 5 && !v.gravity) {
-    // Gomoku's SPSA at 50,000 nodes a move moved these from the hand-set
-    // 15, 40, 10, 25 and the tempo from 50 (bots/weights/gomoku.txt); other
-    // boards this wide borrow them. A tempo of 50 had beaten none by +139
-    // Elo at equal nodes (bench/gomoku/RESULTS.md).
+    // Gomoku's first SPSA at 50,000 nodes a move (windows only) moved these
+    // from the hand-set 15, 40, 10, 25 and the tempo from 50; boards this wide
+    // other than freestyle gomoku's keep them. A tempo of 50 had beaten none
+    // by +139 Elo at equal nodes (bench/gomoku/RESULTS.md).
     w.threats = {3, 47, 13, 32};
     w.tempo = 58;
   }
   if (detail::shapes_fit(v)) {
-    // Hand-set, on top of the windows; off until a change of them gains in
-    // self-play (bench/gomoku/RESULTS.md: at these weights +35 -45 over 80
-    // games, three times these -168 Elo).
+    // Hand-set, on top of the windows, and off: these scored +35 -45 over 80
+    // games in self-play (bench/gomoku/RESULTS.md). Only freestyle gomoku's
+    // board, below, has shapes tuned and on.
     w.shapes = {0, 1, 1, 4, 4, 12, 16, 20, 30, 30};
     w.shapes_on = false;
   }
-  if (v.same_board(Variant::gomoku()) || v.same_board(Variant::gomoku_standard())) {
-    // Tuned with the threat terms and the tempo above (SPSA at 50,000 nodes,
-    // from 1, 8, 27, 28, themselves +110 Elo over the seeds at depth 2): +42
-    // Elo at 300,000 nodes, +40 at 300 ms a move. The standard rule borrows
-    // freestyle's (not tuned for it).
+  if (v.same_board(Variant::gomoku())) {
+    // Freestyle gomoku scores shapes on top of the windows, all nineteen
+    // weights tuned together by SPSA at 50,000 nodes a move from the set
+    // below (bots/weights/gomoku.txt): +16.4 +- 12.2 Elo at 300,000 nodes
+    // (GSPRT(0, 10) accepted after 1,926 games), level at the small budgets.
+    w.by_count = {0, 3, 16, 51, 32};
+    w.threats = {4, 48, 14, 33};
+    w.tempo = 69;
+    w.shapes = {1, -2, 1, 4, 7, 16, 20, 18, 37, 31};
+    w.shapes_on = true;
+    return w;
+  }
+  if (v.same_board(Variant::gomoku_standard())) {
+    // Tuned with the threat terms and the tempo above, for freestyle before
+    // its shapes were on (SPSA at 50,000 nodes, from 1, 8, 27, 28): +42 Elo
+    // at 300,000 nodes, +40 at 300 ms a move. The standard rule, which has no
+    // shape tables, borrows them (not tuned for it).
     w.by_count = {0, 2, 14, 36, 23};
     return w;
   }

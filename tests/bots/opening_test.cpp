@@ -108,11 +108,22 @@ TEST(Swap2Bot, ChooserKeepsSecondWhenFirstsStonesAreWasted) {
   }
 }
 
-// h8 h9 i8: an ordinary opening, which the searches value within the margin
-// at depths 3 and 4 alike (one search alone leans by depth: opening.cpp).
+// h8 h9 i8: first's two stones side by side, which the search at depth 4
+// values at -87 from second's view, beyond the margin: the chooser takes first.
+TEST(Swap2Bot, ChooserTakesFirstWhenItsStonesStandTogether) {
+  auto b = bot("depth=4");
+  const OpeningDecision d = decide_swap2(*b, game("h8h9i8"), at(Step::choose), {}, 1);
+  EXPECT_EQ(d.side, Side::first);
+  EXPECT_FALSE(d.place_two);
+  EXPECT_TRUE(d.stones.empty());
+}
+
+// i7 g7 f10: an ordinary opening, first's two stones apart, which the
+// searches value within the margin at depths 3 and 4 alike (+1 and +4; one
+// search alone leans by depth: opening.cpp).
 TEST(Swap2Bot, ChooserPlacesTwoWhenEvenAlongTheLineItExpects) {
   for (const char* spec : {"depth=3", "depth=4"}) {
-    const Game g = game("h8h9i8");
+    const Game g = game("i7g7f10");
     auto b = bot(spec);
     const OpeningDecision d = decide_swap2(*b, g, at(Step::choose), {}, 1);
     EXPECT_TRUE(d.place_two) << spec;

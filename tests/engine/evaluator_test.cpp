@@ -16,11 +16,14 @@ TEST(Weights, TicTacToeDefaultsAreTheSeeds) {
 
 TEST(Weights, GomokuThreatTermsAreData) {
   const Variant v = Variant::gomoku();
-  EXPECT_EQ(Weights::defaults(v).threats, (std::vector<int>{3, 47, 13, 32}));
+  EXPECT_EQ(Weights::defaults(v).threats, (std::vector<int>{4, 48, 14, 33}));
+  // The standard rule keeps the set tuned before freestyle's shapes were on.
+  EXPECT_EQ(Weights::defaults(Variant::gomoku_standard()).threats,
+            (std::vector<int>{3, 47, 13, 32}));
   EXPECT_TRUE(Weights::defaults(Variant::connect4()).threats.empty());
   const auto w = Weights::parse(v, "three = 50\ntheir_three = -3\n");
   ASSERT_TRUE(w) << w.error().describe();
-  EXPECT_EQ(w->threats, (std::vector<int>{3, 50, 13, -3}));
+  EXPECT_EQ(w->threats, (std::vector<int>{4, 50, 14, -3}));
   EXPECT_EQ(*Weights::parse(v, w->to_text()), *w);
   const auto bad = Weights::parse(Variant::connect4(), "four = 3\n");
   ASSERT_FALSE(bad);
@@ -30,7 +33,8 @@ TEST(Weights, GomokuThreatTermsAreData) {
 // Gomoku-sized boards weigh the mover's own windows again (Weights::tempo);
 // the small games, solved or tuned without it, do not.
 TEST(Weights, TempoIsDataForEveryBoard) {
-  EXPECT_EQ(Weights::defaults(Variant::gomoku()).tempo, 58);
+  EXPECT_EQ(Weights::defaults(Variant::gomoku()).tempo, 69);
+  EXPECT_EQ(Weights::defaults(Variant::gomoku_standard()).tempo, 58);
   EXPECT_EQ(Weights::defaults(Variant::connect4()).tempo, 0);
   EXPECT_EQ(Weights::defaults(Variant::tictactoe()).tempo, 0);
   const auto w = Weights::parse(Variant::connect4(), "tempo = 30\n");
@@ -56,6 +60,7 @@ TEST(Weights, TempoAddsTheMoversShareOfItsOwnWindows) {
   const Variant v = Variant::gomoku();
   Weights w = Weights::defaults(v);
   w.by_count[1] = 1;
+  w.shapes_on = false;  // the windows alone
   const Game x_to_move = *Game::parse(v, "h8a1");
   for (const auto& [tempo, expected] :
        std::vector<std::pair<int, Score>>{{0, 17}, {50, 27}, {100, 37}}) {
@@ -87,7 +92,7 @@ TEST(Weights, EveryWeightHasItsKey) {
   ASSERT_EQ(keys.size(), 19u);  // and the ten shapes
   EXPECT_EQ(keys.back(), "double_four");
   ASSERT_NE(g.find("w3"), nullptr);
-  EXPECT_EQ(*g.find("w3"), 36);
+  EXPECT_EQ(*g.find("w3"), 51);
   *g.find("their_three") = 7;
   *g.find("tempo") = 60;
   *g.find("four_three") = 33;

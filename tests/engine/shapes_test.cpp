@@ -125,8 +125,15 @@ TEST_F(Shapes, IncrementalMatchesARecount) {
 TEST(ShapeWeights, AreDataInTheWeightsText) {
   const Variant v = Variant::gomoku();
   const Weights d = Weights::defaults(v);
-  EXPECT_FALSE(d.shapes_on);  // off until it gains in self-play
+  EXPECT_TRUE(d.shapes_on);  // tuned, and on for freestyle gomoku's board
   EXPECT_EQ(d.shapes.size(), 10u);
+  const Weights wide = Weights::defaults(*Variant::parse("mnk:19,19,5"));
+  EXPECT_EQ(wide.shapes.size(), 10u);  // other freestyle boards have them, off
+  EXPECT_FALSE(wide.shapes_on);
+  EXPECT_FALSE(Weights::defaults(Variant::gomoku_standard()).shapes_on);
+  const auto windows = Weights::parse(v, "eval = windows\n");
+  ASSERT_TRUE(windows) << windows.error().describe();
+  EXPECT_FALSE(windows->shapes_on);
   EXPECT_TRUE(Weights::defaults(Variant::connect4()).shapes.empty());
   EXPECT_TRUE(Weights::defaults(*Variant::parse("mnk:19,19,6")).shapes.empty());
   const auto w = Weights::parse(v, "eval = shapes\nshape_open_four = 55\ndouble_three = 7\n");
