@@ -58,6 +58,9 @@ TEST(Tuning, SpsaMovesEveryWeightInUseByDefault) {
   using Keys = std::vector<std::string>;
   EXPECT_EQ(spsa_default_keys(Weights::defaults(Variant::connect4())), (Keys{"w1", "w2", "w3"}));
   Weights g = Weights::defaults(Variant::gomoku());
+  ASSERT_TRUE(g.shapes_on);
+  EXPECT_EQ(spsa_default_keys(g).size(), 19u);  // and the shapes, on by default
+  g.shapes_on = false;
   EXPECT_EQ(spsa_default_keys(g),
             (Keys{"w1", "w2", "w3", "w4", "four", "three", "their_four", "their_three", "tempo"}));
   g.shapes_on = true;

@@ -220,7 +220,7 @@ TEST(ArenaCli, TournamentTuneAndCalibrateWriteTheirFiles) {
   EXPECT_EQ(slurp(hist).rfind("iteration,tempo,four\n", 0), 0u) << slurp(hist);
   EXPECT_NE(slurp(w).find("tempo = "), std::string::npos);
   for (const char* bad : {"--params bogus", "--params w5", "--c-end w9=1", "--c-end 1,x",
-                          "--c-end 1,2,3,4,5,6,7,8,9,10", "--r-end tempo=-1", "--c-end ,"})
+                          "--params w1,w2 --c-end 1,2,3", "--r-end tempo=-1", "--c-end ,"})
     EXPECT_EQ(run(arena + " tune -v gomoku --iterations 1 --nodes 100 -o " + w + " " + bad), 2)
         << bad;
 
