@@ -37,13 +37,17 @@ constexpr std::array<Level, 6> kLevels = {{
 // down to 10,000 when the weights were tuned at 50,000 nodes: they lifted
 // 20,000 to within the ladder's margins of hard (direct, 200 games: hard
 // +135 +- 49 over 20,000, +220 +- 52 over 10,000; 10,000 over easy +372).
+// Hard and expert went down to 50,000 and 250,000 when the shapes came on:
+// slower nodes narrowed master's lead over 500,000 to +62 +- 94, within the
+// margins, while 100,000 to 500,000 gave +165; five-fold steps from medium
+// spread the top evenly again.
 constexpr std::array<Level, 6> kWideLevels = {{
     // name      depth time  blunder% noise solve nodes
     {"beginner", 1, 0, 25, 60, false, 0},
     {"easy", 2, 0, 8, 20, false, 0},
     {"medium", 0, 0, 0, 0, false, 10'000},
-    {"hard", 0, 0, 0, 0, false, 100'000},
-    {"expert", 0, 0, 0, 0, false, 500'000},
+    {"hard", 0, 0, 0, 0, false, 50'000},
+    {"expert", 0, 0, 0, 0, false, 250'000},
     {"master", 0, 3000, 0, 0, false, 0},
 }};
 

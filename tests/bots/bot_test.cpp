@@ -23,7 +23,7 @@ TEST(Levels, WideBoardsHaveTheirOwnPresets) {
   ASSERT_EQ(levels(gomoku).size(), levels().size());
   for (std::size_t i = 0; i < levels().size(); ++i)
     EXPECT_EQ(levels(gomoku)[i].name, levels()[i].name);
-  EXPECT_EQ(find_level("hard", gomoku)->nodes, 100'000u);
+  EXPECT_EQ(find_level("hard", gomoku)->nodes, 50'000u);
   EXPECT_EQ(find_level("hard", gomoku)->depth, 0);
   EXPECT_EQ(find_level("hard")->depth, 6);
   EXPECT_EQ(find_level("hard", Variant::connect4())->depth, 6);
@@ -32,7 +32,7 @@ TEST(Levels, WideBoardsHaveTheirOwnPresets) {
   EXPECT_EQ(find_level("medium", *Variant::parse("mnk:19,19,5"))->nodes, 10'000u);
   EXPECT_FALSE(find_level("grandmaster", gomoku));
 
-  EXPECT_EQ(BotSpec::parse("hard", gomoku)->nodes, 100'000u);
+  EXPECT_EQ(BotSpec::parse("hard", gomoku)->nodes, 50'000u);
   EXPECT_EQ(BotSpec::parse("hard")->nodes, 0u);
   // Settings after the name still win over the preset.
   EXPECT_EQ(BotSpec::parse("hard,nodes=5000", gomoku)->nodes, 5000u);
