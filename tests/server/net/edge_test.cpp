@@ -211,8 +211,10 @@ constexpr std::string_view kUpgrade =
 // asan preset (ASan + UBSan) reports false "invalid vptr" errors on sound
 // objects. These two tests starve it on purpose: they run in the plain and
 // TSan builds.
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_ADDRESS__)  // GCC
 constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+constexpr bool kSanitized = __has_feature(address_sanitizer);  // clang
 #else
 constexpr bool kSanitized = false;
 #endif

@@ -511,8 +511,8 @@ TYPED_TEST(Conformance, TheWriterAnswersAFencedJobAndCommitsTheRestOfItsBatch) {
       released.wait();
     });
     written.wait();
-    for (auto& [name, ops] : jobs) {
-      writer.submit(std::move(ops), [&, name](Outcome o) {
+    for (auto& job : jobs) {
+      writer.submit(std::move(job.second), [&, name = job.first](Outcome o) {
         std::lock_guard lock(mutex);
         outcomes[name] = o;
       });

@@ -296,7 +296,11 @@ TEST_F(PostgresStore, AnOldOwnersWriteWaitsForATakeOverInFlightAndIsRefused) {
       {"clock", store_op::ClockFrom{"clock", 1, 99, 1}},
       {"finish", store_op::FinishMatch{"finish", 1, 1, 99, {}, std::nullopt, false, 1}},
   };
-  for (const auto& [id, write] : writes) {
+  for (const auto& entry : writes) {
+    // Named copies, not a structured binding: the threads' lambdas capture
+    // them, which clang 14 (the asan preset's compiler) does not allow.
+    const std::string& id = entry.first;
+    const StoreOp& write = entry.second;
     MatchRecord m = match(id, 1);
     m.generation = 1;
     ASSERT_TRUE(node1->write(
