@@ -2,7 +2,8 @@
 # Installs everything inarow needs to build, test and run on Debian 12.
 # Run as root (or with sudo). Safe to run again.
 #   bash scripts/setup.sh          # build, test and run
-#   bash scripts/setup.sh fuzz     # and Debian's clang with libFuzzer (scripts/fuzz.sh)
+#   bash scripts/setup.sh fuzz     # and Debian's clang with libFuzzer (the asan and
+#                                  # fuzz presets: scripts/sanitize.sh, scripts/fuzz.sh)
 set -euo pipefail
 
 packages=(

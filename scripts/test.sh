@@ -9,7 +9,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 presets=("$@")
 ((${#presets[@]})) || presets=("${PRESET:-release}")
-bash scripts/setup.sh
+# The asan preset builds with Debian's clang (and its libFuzzer): setup.sh's fuzz group.
+groups=()
+for preset in "${presets[@]}"; do
+  if [ "$preset" = asan ]; then groups=(fuzz); fi
+done
+bash scripts/setup.sh "${groups[@]}"
 if [ -f tests/server/node/package.json ]; then
   (cd tests/server/node && npm ci --no-audit --no-fund --silent)
 fi
