@@ -9,9 +9,10 @@
 #         thread, so TSan has no two threads to watch there; ASan + UBSan
 #         still run them, and the net tests drive the core from the
 #         server's threads under TSan.
-# Both build at -O1 with asserts on. A report stops the program, so its test
-# fails. scripts/test.sh does the setup, the builds and the runs; each stage
-# prints how long it took.
+# Both build at -O1 with asserts on; asan with Debian's clang, whose build
+# also has the fuzzers (scripts/fuzz.sh runs them from it in CI). A report
+# stops the program, so its test fails. scripts/test.sh does the setup, the
+# builds and the runs; each stage prints how long it took.
 #   bash scripts/sanitize.sh            # asan, then tsan
 #   bash scripts/sanitize.sh tsan       # one
 set -euo pipefail
