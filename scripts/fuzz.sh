@@ -4,7 +4,7 @@
 # built in the tree of FUZZ_PRESET: `fuzz` (the default) builds just them
 # and what they link; `asan` also builds them, with the same flags, so
 # after the asan stage CI fuzzes from that tree instead of compiling every
-# library a third time. New inputs go to a scratch directory, not into the
+# library once more. New inputs go to a scratch directory, not into the
 # repository; a crash leaves its input in build/<preset>/crashes/ and
 # fails the script.
 #   FUZZ_SECONDS=600 bash scripts/fuzz.sh            # a longer run

@@ -297,8 +297,8 @@ TEST_F(PostgresStore, AnOldOwnersWriteWaitsForATakeOverInFlightAndIsRefused) {
       {"finish", store_op::FinishMatch{"finish", 1, 1, 99, {}, std::nullopt, false, 1}},
   };
   for (const auto& entry : writes) {
-    // Named copies, not a structured binding: the threads' lambdas capture
-    // them, which clang 14 (the asan preset's compiler) does not allow.
+    // Named references, not a structured binding: the threads' lambdas
+    // capture them, which clang 14 (the asan preset's compiler) does not allow.
     const std::string& id = entry.first;
     const StoreOp& write = entry.second;
     MatchRecord m = match(id, 1);
