@@ -161,6 +161,10 @@ class Core {
     // The side to move's own windows, weighed again (Weights::tempo).
     return std::clamp(s + eval_.side_sum(us) * tempo_ / 100, -kMaxEval + 1, kMaxEval - 1);
   }
+  // What a leaf stands pat on: the evaluation plus its threat terms.
+  Score stand_pat_score(int threat_score) const {
+    return std::clamp(evaluate() + threat_score, -kMaxEval + 1, kMaxEval - 1);
+  }
   void make(int m) {
     // The windows score and order moves always; shapes add to their score.
     if (use_eval_) {
@@ -455,7 +459,7 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
   // margin a ply stands pat. Gomoku-sized boards, heuristic search only.
   if (threat_rules_ && use_eval_ && !forced && ply > 0 && depth > 0 && depth <= kFutilityDepth &&
       beta - alpha == 1 && std::abs(beta) < kMaxEval) {
-    const Score stand = std::clamp(evaluate() + threat_score, -kMaxEval + 1, kMaxEval - 1);
+    const Score stand = stand_pat_score(threat_score);
     if (stand - kFutilityMargin * depth >= beta) return stand;
   }
   // Set when this node is the horizon answering a threat: its replies are
@@ -476,7 +480,7 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
       const auto r = vcf(false, kLeafVcfPlies, kLeafVcfNodes, false, &known);
       if (r.move != kNoCell) return kMate - ply - r.plies;
     }
-    if (!answer) return std::clamp(evaluate() + threat_score, -kMaxEval + 1, kMaxEval - 1);
+    if (!answer) return stand_pat_score(threat_score);
     moves = plain_defence;
     depth = 1;
     horizon_answer = true;
@@ -754,7 +758,7 @@ Score Core<W>::stand_pat(const Game& game) {
         shape_, pos_.stones(pos_.to_move()), pos_.stones(opponent(pos_.to_move())), empty_cells());
     threat_score = weigh_threats(threat_terms(ours, theirs));
   }
-  return std::clamp(evaluate() + threat_score, -kMaxEval + 1, kMaxEval - 1);
+  return stand_pat_score(threat_score);
 }
 
 template <int W>
