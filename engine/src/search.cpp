@@ -22,9 +22,12 @@ namespace {
 
 constexpr int kMaxPly = kMaxCells + 1;
 // Moves searched per node on gomoku-sized boards in heuristic search. With
-// the reductions below, 8 beat 12 by +117 -82 =1 and 20 lost to 12 by
-// +5 -11 at equal nodes (bench/gomoku/RESULTS.md): depth pays, width not.
-constexpr int kPruneWidth = 8;
+// the late-move reductions alone, 8 beat 12 by +117 -82 =1 at equal nodes;
+// once reverse futility and the fail-high reduction had made quiet nodes
+// cheap, 10 beat 8 by +237 -163 (400 games; +120 -80 at equal time) and
+// 12 against 10 was inside the noise, +103 =3 -94 (bench/gomoku/RESULTS.md).
+// The ninth and tenth moves are reduced two plies.
+constexpr int kPruneWidth = 10;
 // Late-move reductions on gomoku-sized boards: from the fourth move on, a
 // quiet move is searched a ply shallower first, from the ninth two plies.
 // At equal nodes this beat the unreduced search +61 -39.
