@@ -1,5 +1,6 @@
 // inarow-arena: bot-vs-bot tournaments (the default subcommand), SPSA and
-// Texel weight tuning, and the calibration of the bot levels.
+// Texel weight tuning, the move order set against recorded games, and the
+// calibration of the bot levels.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -12,10 +13,12 @@
 #include <iostream>
 #include <iterator>
 #include <limits>
+#include <optional>
 #include <thread>
 #include <tuple>
 
 #include "inarow/arena/calibration.h"
+#include "inarow/arena/move_order.h"
 #include "inarow/arena/report.h"
 #include "inarow/arena/spsa.h"
 #include "inarow/arena/texel.h"
@@ -182,6 +185,33 @@ expected<Weights, std::string> weights_or_defaults(const Variant& v, const std::
   return *w;
 }
 
+// The finished games of `v` in tournament record files, for the Texel fit
+// and the move-order check. Says what is wrong on stderr and returns
+// nothing when a file cannot be read or parsed, or holds no such game.
+std::optional<std::vector<LabelledGame>> read_records(const Variant& v,
+                                                      const std::vector<std::string>& paths) {
+  std::vector<LabelledGame> out;
+  for (const auto& path : paths) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      std::cerr << "inarow-arena: --records: cannot read " << path << "\n";
+      return std::nullopt;
+    }
+    const std::string text{std::istreambuf_iterator<char>(in), {}};
+    auto games = labelled_games(v, text);
+    if (!games) {
+      std::cerr << "inarow-arena: --records: " << path << ": " << games.error().message << "\n";
+      return std::nullopt;
+    }
+    out.insert(out.end(), games->begin(), games->end());
+  }
+  if (out.empty()) {
+    std::cerr << "inarow-arena: --records: no finished " << v.name << " games in them\n";
+    return std::nullopt;
+  }
+  return out;
+}
+
 int run_tournament_command(const MatchOptions& mo, const std::vector<std::string>& engines,
                            const std::string& format, const std::string& sprt,
                            const std::string& json_path) {
@@ -313,6 +343,16 @@ int main(int argc, char** argv) {
   texel->add_option("--seed", texel_seed, "Seed")->capture_default_str();
   texel->add_option("-o,--out", texel_out, "Fitted weights file")->capture_default_str();
 
+  // order
+  auto* order = app.add_subcommand(
+      "order", "Where the moves of recorded games come in the search's move order");
+  std::string order_variant = "gomoku", order_weights;
+  std::vector<std::string> order_records;
+  order->add_option("-v,--variant", order_variant, "Variant")->capture_default_str();
+  order->add_option("--records", order_records, "Tournament record files (--record); repeatable")
+      ->required();
+  order->add_option("--weights", order_weights, "Weights file (default: built-in)");
+
   // calibrate
   auto* cal = app.add_subcommand("calibrate", "Measure the bot levels' Elo against each other");
   MatchOptions cal_opts;
@@ -332,8 +372,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(argv, argv + argc);
   if (argc > 1) {
     const std::string first = args[1];
-    if (first != "tournament" && first != "tune" && first != "texel" && first != "calibrate" &&
-        first != "-h" && first != "--help")
+    if (first != "tournament" && first != "tune" && first != "texel" && first != "order" &&
+        first != "calibrate" && first != "-h" && first != "--help")
       args.insert(args.begin() + 1, "tournament");
   }
   std::vector<char*> cargs;
@@ -474,23 +514,10 @@ int main(int argc, char** argv) {
     o.variant = *v;
     o.start = *start;
     o.games = texel_games;
-    for (const auto& path : texel_records) {
-      std::ifstream in(path, std::ios::binary);
-      if (!in) {
-        std::cerr << "inarow-arena: --records: cannot read " << path << "\n";
-        return 2;
-      }
-      const std::string text{std::istreambuf_iterator<char>(in), {}};
-      auto games = labelled_games(*v, text);
-      if (!games) {
-        std::cerr << "inarow-arena: --records: " << path << ": " << games.error().message << "\n";
-        return 2;
-      }
-      o.recorded.insert(o.recorded.end(), games->begin(), games->end());
-    }
-    if (!texel_records.empty() && o.recorded.empty()) {
-      std::cerr << "inarow-arena: --records: no finished " << v->name << " games in them\n";
-      return 2;
+    if (!texel_records.empty()) {
+      auto games = read_records(*v, texel_records);
+      if (!games) return 2;
+      o.recorded = std::move(games).value();
     }
     o.depth = texel_depth;
     o.iterations = texel_iterations;
@@ -503,6 +530,39 @@ int main(int argc, char** argv) {
     const std::string header =
         "# Texel-fitted weights for " + v->name + "\nvariant = " + v->name + "\n";
     return write_file(texel_out, header + r.weights.to_text()) ? 0 : 1;
+  }
+
+  if (order->parsed()) {
+    auto v = Variant::parse(order_variant);
+    if (!v) {
+      std::cerr << "inarow-arena: --variant: " << v.error().describe() << "\n";
+      return 2;
+    }
+    auto weights = weights_or_defaults(*v, order_weights);
+    if (!weights) {
+      std::cerr << "inarow-arena: --weights: " << weights.error() << "\n";
+      return 2;
+    }
+    const auto games = read_records(*v, order_records);
+    if (!games) return 2;
+    const auto r = measure_move_order(*v, *weights, *games);
+    auto percent = [&](std::int64_t n) {
+      char buf[16];
+      std::snprintf(buf, sizeof buf, "%.1f%%",
+                    r.positions ? 100.0 * double(n) / double(r.positions) : 0.0);
+      return std::string(buf);
+    };
+    std::cout << "Move order on " << v->name << ": " << r.positions << " quiet positions from "
+              << r.games << " games\n";
+    for (int n : {1, 2, 3, 5, 8, 10, 12, 16}) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "  played move in the first %2d: %5.1f%%\n", n,
+                    100 * r.top(n));
+      std::cout << buf;
+    }
+    std::cout << "  searched at an interior node: " << percent(r.searched) << "\n"
+              << "  not a candidate: " << percent(r.outside) << "\n";
+    return 0;
   }
 
   if (cal->parsed()) {

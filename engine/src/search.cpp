@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cassert>
+#include <utility>
 #include <variant>
 
 #include "shapes.h"
@@ -145,6 +146,7 @@ class Core {
   SearchResult search(const Game& game, const Limits& limits,
                       const std::function<void(const SearchInfo&)>& on_iteration);
   EvalTerms eval_terms(const Game& game);
+  MoveRank move_rank(const Game& game, Cell move);
   Score stand_pat(const Game& game);
   std::vector<MoveScore> score_moves(const Game& game, const Limits& limits);
   Solution solve(const Game& game, bool weak, const std::atomic<bool>* stop);
@@ -766,6 +768,41 @@ EvalTerms Core<W>::eval_terms(const Game& game) {
 }
 
 template <int W>
+MoveRank Core<W>::move_rank(const Game& game, Cell move) {
+  seat(game, Limits{}, true);
+  const Side us = pos_.to_move(), them = opponent(us);
+  const Board playable = pos_.open_cells();
+  MoveRank r;
+  if ((pos_.winning_cells(them) & playable).any() || (pos_.winning_cells(us) & playable).any())
+    return r;
+  Board sharp, forcing;
+  if (threat_rules_) {
+    // As negamax sees them: a three of either side's decides the moves.
+    const auto [ours, theirs] =
+        detail::line_threats(shape_, pos_.stones(us), pos_.stones(them), empty_cells());
+    if (theirs.threes.makers.any() || ours.threes.makers.any()) return r;
+    sharp = theirs.threes.any;
+    forcing = ours.fours | theirs.fours;
+  }
+  Board moves = candidates(playable);
+  if (geo_->variant.gravity) moves &= ~(pos_.winning_cells(them) >> 1);  // as negamax
+  r.quiet = true;
+  r.candidates = moves.count();
+  r.searched = neighbourhood_ ? std::min(kPruneWidth, r.candidates) : r.candidates;
+  if (move < 0 || move >= Board::kBits || !moves.test(move)) return r;
+  // A fresh search's order: what this searcher learnt is set aside meanwhile.
+  const auto history = std::exchange(history_, {});
+  const auto killers = std::exchange(killers_[1], {kNoCell, kNoCell});
+  MoveList<W> list;
+  if (order(list, moves, kNoCell, 1, sharp, forcing)) add_gains(list);
+  for (int i = 0; i < list.size && r.rank < 0; ++i)
+    if (list.pick(i) == move) r.rank = i;
+  history_ = history;
+  killers_[1] = killers;
+  return r;
+}
+
+template <int W>
 Score Core<W>::stand_pat(const Game& game) {
   seat(game, Limits{}, true);
   int threat_score = 0;
@@ -961,6 +998,11 @@ Solution Searcher::solve(const Game& game, bool weak, const std::atomic<bool>* s
 Score Searcher::evaluate(const Game& game) {
   assert(game.variant() == impl_->variant && !game.over());
   return std::visit([&](auto& c) { return c->stand_pat(game); }, impl_->core);
+}
+
+MoveRank Searcher::move_rank(const Game& game, Cell move) {
+  assert(game.variant() == impl_->variant && !game.over());
+  return std::visit([&](auto& c) { return c->move_rank(game, move); }, impl_->core);
 }
 
 EvalTerms Searcher::eval_terms(const Game& game) {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "inarow/arena/move_order.h"
 #include "inarow/arena/record.h"
 #include "inarow/arena/spsa.h"
 #include "inarow/arena/texel.h"
@@ -204,6 +205,27 @@ TEST(Tuning, TexelFitsGomokuTermsFromRecordedGames) {
   const auto windows_only = run_texel(o);
   EXPECT_EQ(windows_only.weights.shapes, start.shapes);
   EXPECT_EQ(windows_only.positions, r.positions);
+}
+
+// The move order against recorded games: each quiet position's played
+// move counted where the order put it.
+TEST(MoveOrder, CountsWhereThePlayedMovesCame) {
+  const Variant v = Variant::gomoku();
+  const Cell centre = v.cell(7, 7), corner = v.cell(0, 0);
+  // The centre first (the one candidate, first); then a far corner (no
+  // candidate at all). The second game's opening, its first ply, is skipped.
+  const std::vector<LabelledGame> games = {{{centre, corner}, Outcome::draw, 0},
+                                           {{centre, corner}, Outcome::draw, 1}};
+  const MoveOrderReport r = measure_move_order(v, Weights::defaults(v), games);
+  EXPECT_EQ(r.games, 2);
+  EXPECT_EQ(r.positions, 3);
+  EXPECT_EQ(r.outside, 2);
+  EXPECT_EQ(r.searched, 1);
+  ASSERT_EQ(r.by_rank.size(), 1u);
+  EXPECT_EQ(r.by_rank[0], 1);
+  EXPECT_DOUBLE_EQ(r.top(1), 1.0 / 3);
+  EXPECT_DOUBLE_EQ(r.top(10), 1.0 / 3);
+  EXPECT_EQ(measure_move_order(v, Weights::defaults(v), {}).top(1), 0.0);
 }
 
 }  // namespace

@@ -7,6 +7,8 @@
 #include <random>
 #include <thread>
 
+#include "stones.h"
+
 namespace inarow {
 namespace {
 
@@ -39,7 +41,7 @@ struct Case {
   int positions;
 };
 
-class AgainstReference : public testing::TestWithParam<Case> {};
+class AgainstReference : public ::testing::TestWithParam<Case> {};
 
 TEST_P(AgainstReference, SameValueAsPlainMinimax) {
   const Case& c = GetParam();
@@ -64,11 +66,11 @@ TEST_P(AgainstReference, SameValueAsPlainMinimax) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Engine, AgainstReference,
-                         testing::Values(Case{"connect4", 9, 40}, Case{"gomoku", 7, 15},
-                                         Case{"mnk:4,4,3", 10, 30}, Case{"mnk:5,5,4", 9, 30},
-                                         Case{"mnk:5,4,3,gravity", 10, 40},
-                                         Case{"mnk:9,9,4,gravity", 8, 20},
-                                         Case{"mnk:19,19,5", 6, 5}, Case{"mnk:20,20,5", 6, 3}),
+                         ::testing::Values(Case{"connect4", 9, 40}, Case{"gomoku", 7, 15},
+                                           Case{"mnk:4,4,3", 10, 30}, Case{"mnk:5,5,4", 9, 30},
+                                           Case{"mnk:5,4,3,gravity", 10, 40},
+                                           Case{"mnk:9,9,4,gravity", 8, 20},
+                                           Case{"mnk:19,19,5", 6, 5}, Case{"mnk:20,20,5", 6, 3}),
                          [](const auto& param_info) {
                            std::string name = param_info.param.variant;
                            for (char& ch : name)
@@ -167,6 +169,55 @@ TEST(Search, MateScoresCountPlies) {
   EXPECT_EQ(mate_plies(-(kMate - 4)), 4);
   EXPECT_TRUE(is_mate_score(kMate - 300));
   EXPECT_FALSE(is_mate_score(kMaxEval));
+}
+
+// Where a move comes in an interior node's order (inarow-arena order).
+TEST(MoveRank, RanksAMoveWhereAnInteriorNodeWouldTryIt) {
+  const Variant v = Variant::gomoku();
+  Searcher s(v, Weights::defaults(v), 1);
+  // The empty board has one candidate, the centre; a corner is none.
+  const Game empty(v);
+  const MoveRank centre = s.move_rank(empty, v.cell(7, 7));
+  EXPECT_TRUE(centre.quiet);
+  EXPECT_EQ(centre.rank, 0);
+  EXPECT_EQ(centre.candidates, 1);
+  EXPECT_EQ(centre.searched, 1);
+  const MoveRank corner = s.move_rank(empty, v.cell(0, 0));
+  EXPECT_TRUE(corner.quiet);
+  EXPECT_EQ(corner.rank, -1);
+  EXPECT_EQ(s.move_rank(empty, kNoCell).rank, -1);
+
+  // A blocked three (g8 holds it on the left): its two four cells, k8 and
+  // l8, go before every quiet move; ten of the candidates are searched.
+  const Game blocked = testing::from_stones(v, {"h8", "i8", "j8"}, {"g8", "a1", "a15"});
+  const Cell k8 = v.cell(10, 7), l8 = v.cell(11, 7);
+  std::vector<int> ranks;
+  for (Cell c : blocked.legal_moves()) {
+    const MoveRank r = s.move_rank(blocked, c);
+    ASSERT_TRUE(r.quiet);
+    EXPECT_GT(r.candidates, 10);
+    EXPECT_EQ(r.searched, 10);
+    ranks.push_back(r.rank);
+  }
+  EXPECT_EQ(s.move_rank(blocked, k8).rank + s.move_rank(blocked, l8).rank, 1);
+  // Every candidate has its own place: 0, 1, 2, ... once each.
+  std::vector<int> placed;
+  std::copy_if(ranks.begin(), ranks.end(), std::back_inserter(placed),
+               [](int r) { return r >= 0; });
+  std::sort(placed.begin(), placed.end());
+  for (std::size_t i = 0; i < placed.size(); ++i)
+    EXPECT_EQ(placed[i], int(i));
+
+  // What a search taught the searcher (killers, history) stays out of it.
+  (void)s.search(testing::from_stones(v, {"h8", "h9"}, {"i9", "j10"}), Limits{.nodes = 20000});
+  std::vector<int> again;
+  for (Cell c : blocked.legal_moves())
+    again.push_back(s.move_rank(blocked, c).rank);
+  EXPECT_EQ(again, ranks);
+
+  // An open three to answer leaves the order nothing to choose.
+  const Game open_three = testing::from_stones(v, {"h8", "i8", "j8"}, {"a1", "a15"});
+  EXPECT_FALSE(s.move_rank(open_three, v.cell(6, 7)).quiet);
 }
 
 }  // namespace

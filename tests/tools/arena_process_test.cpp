@@ -252,5 +252,34 @@ TEST(ArenaCli, TournamentTuneAndCalibrateWriteTheirFiles) {
   fs::remove_all(dir);
 }
 
+TEST(ArenaCli, OrderReadsRecordsAndSaysWhereTheMovesCame) {
+  const auto dir = fs::temp_directory_path() / ("inarow_order_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string arena = INAROW_ARENA_EXE;
+  // The centre, the one candidate of the empty board; then a far corner.
+  GameRecord g;
+  g.variant = "gomoku";
+  g.moves = "h8a1";
+  g.result = Outcome::draw;
+  g.reason = Termination::line;
+  const auto records = (dir / "r.jsonl").string(), out = (dir / "out.txt").string();
+  {
+    std::ofstream f(records);
+    f << record_line(g, "t") << "\n";
+  }
+  // run() sends the output away: the shell inside keeps it.
+  ASSERT_EQ(run("sh -c '" + arena + " order --records " + records + " > " + out + "'"), 0);
+  const std::string text = slurp(out);
+  EXPECT_NE(text.find("2 quiet positions from 1 games"), std::string::npos) << text;
+  EXPECT_NE(text.find("played move in the first  1:  50.0%"), std::string::npos) << text;
+  EXPECT_NE(text.find("not a candidate: 50.0%"), std::string::npos) << text;
+  // No such file, no gomoku game in it, a bad weights file, no --records.
+  EXPECT_EQ(run(arena + " order --records " + (dir / "none.jsonl").string()), 2);
+  EXPECT_EQ(run(arena + " order -v connect4 --records " + records), 2);
+  EXPECT_EQ(run(arena + " order --records " + records + " --weights " + records), 2);
+  EXPECT_EQ(run(arena + " order"), 2);
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace inarow::arena

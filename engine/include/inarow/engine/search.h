@@ -73,6 +73,18 @@ struct Solution {
   std::uint64_t nodes = 0;
 };
 
+// Where a move comes in the order the search tries a position's moves
+// (Searcher::move_rank).
+struct MoveRank {
+  // False where the position leaves no choice for the order to make: a
+  // five, a four or a three of the opponent's to answer, or a win of the
+  // side to move's own in two moves. The rest are left at their defaults.
+  bool quiet = false;
+  int rank = -1;       // 0 = tried first; -1 = not a candidate (no stone near it)
+  int candidates = 0;  // the moves the order ranks
+  int searched = 0;    // how many of them an interior node searches (the forward prune)
+};
+
 class Searcher {
  public:
   explicit Searcher(const Variant& v, Weights weights = {}, std::size_t tt_megabytes = 16);
@@ -97,6 +109,12 @@ class Searcher {
   // move and clamped into +-kMaxEval). The game must not be over.
   Score evaluate(const Game& game);
   EvalTerms eval_terms(const Game& game);
+  // Where `move` comes in the order an interior node of a fresh search
+  // tries the position's moves (no table move, killers or history; this
+  // searcher's own are left as they were). Set against a strong player's
+  // games, it tells how often the move that player chose is searched at
+  // all (inarow-arena order). The game must not be over.
+  MoveRank move_rank(const Game& game, Cell move);
   // Forget everything learnt (the transposition table and the move-ordering history).
   void clear();
   void set_weights(Weights w);
