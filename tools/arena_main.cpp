@@ -185,6 +185,25 @@ expected<Weights, std::string> weights_or_defaults(const Variant& v, const std::
   return *w;
 }
 
+// A variant by name and weights for it from a file (or its built-in ones
+// when `path` is empty), for the subcommands that take both. Says what is
+// wrong on stderr, naming `flag` for the file, and returns nothing.
+std::optional<std::pair<Variant, Weights>> variant_and_weights(const std::string& name,
+                                                               const std::string& path,
+                                                               const char* flag) {
+  auto v = Variant::parse(name);
+  if (!v) {
+    std::cerr << "inarow-arena: --variant: " << v.error().describe() << "\n";
+    return std::nullopt;
+  }
+  auto w = weights_or_defaults(*v, path);
+  if (!w) {
+    std::cerr << "inarow-arena: " << flag << ": " << w.error() << "\n";
+    return std::nullopt;
+  }
+  return std::pair{*v, *w};
+}
+
 // The finished games of `v` in tournament record files, for the Texel fit
 // and the move-order check. Says what is wrong on stderr and returns
 // nothing when a file cannot be read or parsed, or holds no such game.
@@ -500,22 +519,15 @@ int main(int argc, char** argv) {
   }
 
   if (texel->parsed()) {
-    auto v = Variant::parse(texel_variant);
-    if (!v) {
-      std::cerr << "inarow-arena: --variant: " << v.error().describe() << "\n";
-      return 2;
-    }
-    auto start = weights_or_defaults(*v, texel_start);
-    if (!start) {
-      std::cerr << "inarow-arena: --start: " << start.error() << "\n";
-      return 2;
-    }
+    const auto setup = variant_and_weights(texel_variant, texel_start, "--start");
+    if (!setup) return 2;
+    const auto& [variant, start] = *setup;
     TexelOptions o;
-    o.variant = *v;
-    o.start = *start;
+    o.variant = variant;
+    o.start = start;
     o.games = texel_games;
     if (!texel_records.empty()) {
-      auto games = read_records(*v, texel_records);
+      auto games = read_records(variant, texel_records);
       if (!games) return 2;
       o.recorded = std::move(games).value();
     }
@@ -523,36 +535,29 @@ int main(int argc, char** argv) {
     o.iterations = texel_iterations;
     o.seed = texel_seed;
     const auto r = run_texel(o);
-    std::cout << "Texel fit " << v->name << ": " << r.positions << " positions, K " << r.k
+    std::cout << "Texel fit " << variant.name << ": " << r.positions << " positions, K " << r.k
               << ", mean squared error " << r.loss_start << " -> " << r.loss_end << "; "
               << r.held_out << " held out: " << r.held_out_start << " -> " << r.held_out_end << "\n"
               << r.weights.to_text();
     const std::string header =
-        "# Texel-fitted weights for " + v->name + "\nvariant = " + v->name + "\n";
+        "# Texel-fitted weights for " + variant.name + "\nvariant = " + variant.name + "\n";
     return write_file(texel_out, header + r.weights.to_text()) ? 0 : 1;
   }
 
   if (order->parsed()) {
-    auto v = Variant::parse(order_variant);
-    if (!v) {
-      std::cerr << "inarow-arena: --variant: " << v.error().describe() << "\n";
-      return 2;
-    }
-    auto weights = weights_or_defaults(*v, order_weights);
-    if (!weights) {
-      std::cerr << "inarow-arena: --weights: " << weights.error() << "\n";
-      return 2;
-    }
-    const auto games = read_records(*v, order_records);
+    const auto setup = variant_and_weights(order_variant, order_weights, "--weights");
+    if (!setup) return 2;
+    const auto& [variant, weights] = *setup;
+    const auto games = read_records(variant, order_records);
     if (!games) return 2;
-    const auto r = measure_move_order(*v, *weights, *games);
+    const auto r = measure_move_order(variant, weights, *games);
     auto percent = [&](std::int64_t n) {
       char buf[16];
       std::snprintf(buf, sizeof buf, "%.1f%%",
                     r.positions ? 100.0 * double(n) / double(r.positions) : 0.0);
       return std::string(buf);
     };
-    std::cout << "Move order on " << v->name << ": " << r.positions << " quiet positions from "
+    std::cout << "Move order on " << variant.name << ": " << r.positions << " quiet positions from "
               << r.games << " games\n";
     for (int n : {1, 2, 3, 5, 8, 10, 12, 16}) {
       char buf[64];
