@@ -47,6 +47,14 @@ constexpr int kFutilityDepth = 4;
 // +336 -264 at equal nodes (600 games), +208 =2 -190 at equal time (400);
 // 30 a ply did no better than none.
 constexpr Score kFailHighMargin = 15;
+// Move order where shapes are on (k = 5 without gravity), on top of the
+// windows' gain, in its units: the shapes' terms (kOrder* in shapes.h),
+// and nearness to the last two moves, in king steps; fitted with them.
+// Behind the fours, which still go first, they put rapfi's move among the
+// ten searched in 79.5% of 19,369 positions of 970 other games (76.8% with
+// the windows alone), and first in 20.1% (17.2%).
+constexpr std::array<int, 4> kOrderNearLast = {0, 28, 20, 17};  // by distance (king steps)
+constexpr std::array<int, 3> kOrderNearOwnLast = {0, 27, 17};
 // VCF limits: at the root (our win, and the opponent's against each reply)
 // and as a dive at the main search's leaves. The root's solver is fast
 // (200,000 nodes in about 12 ms) and a VCF it misses the main search may
@@ -112,6 +120,8 @@ class Core {
         // Under gravity the row follows from the column: only the column counts.
         const int dc = 2 * c - (v.width - 1), dr = v.gravity ? 0 : 2 * r - (v.height - 1);
         centre_[v.cell(c, r)] = -(std::abs(dc) + std::abs(dr));
+        col_[v.cell(c, r)] = std::int8_t(c);
+        row_[v.cell(c, r)] = std::int8_t(r);
       }
     neighbourhood_ = !v.gravity && v.cells() > 49;
     threat_rules_ = neighbourhood_ && v.k >= 5;
@@ -222,7 +232,26 @@ class Core {
              const Board& forcing) const;
   void add_gains(MoveList<W>& list) const {
     for (int j = 1; j < list.size; ++j)
-      list.score[j] += eval_.gain(list.move[j], pos_.to_move()) << 8;
+      list.score[j] += order_gain(list.move[j], pos_.to_move()) << 8;
+  }
+  // What a move is worth to the order: the windows' gain, and where shapes
+  // are on, the fitted terms above.
+  int order_gain(int m, Side us) const {
+    const int windows = eval_.gain(m, us);
+    if (!use_shapes_) return windows;
+    int g = windows + shapes_->gain(m, us) * 4 / 3 + shapes_->order_value(m, us);
+    const auto moves = pos_.moves();
+    auto steps = [&](int a, int b) {
+      return std::max(std::abs(col_[a] - col_[b]), std::abs(row_[a] - row_[b]));
+    };
+    if (const std::size_t n = moves.size(); n >= 1) {
+      if (const int d = steps(m, moves[n - 1]); d < int(kOrderNearLast.size()))
+        g += kOrderNearLast[d];
+      if (n >= 2)
+        if (const int d = steps(m, moves[n - 2]); d < int(kOrderNearOwnLast.size()))
+          g += kOrderNearOwnLast[d];
+    }
+    return g;
   }
   std::vector<Cell> principal_variation(int max_len);
   Board empty_cells() const { return geo_->board & ~pos_.occupied(); }
@@ -262,6 +291,7 @@ class Core {
   std::optional<detail::ShapeState> shapes_;  // built when the weights ask for shapes
   bool use_shapes_ = false;
   std::array<int, kMaxCells> centre_{};
+  std::array<std::int8_t, kMaxCells> col_{}, row_{};  // a cell's column and row
   std::array<std::array<int, kMaxCells>, 2> history_{};
   std::array<std::array<int, 2>, kMaxPly> killers_{};
   bool neighbourhood_ = false;
@@ -379,7 +409,7 @@ bool Core<W>::order(MoveList<W>& list, const Board& moves, int tt_move, int ply,
       list.lines[list.size] = lines.w;
       s += (lines & ~Board::bit(m)).count() << 22;
     } else if (use_eval_ && !defer_gains) {
-      s += eval_.gain(m, us) << 8;
+      s += order_gain(m, us) << 8;
     }
     if (m == tt_move) s = 1 << 30;
     list.add(m, s);

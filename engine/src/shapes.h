@@ -161,6 +161,17 @@ inline CellClass combine(const std::array<LineShape5, 4>& lines) {
   return CellClass::plain;
 }
 
+// Move order where shapes are on, in units of the windows' gain (see
+// Core::order_gain): what a stone makes on each line (by LineShape5) and
+// in all four (by CellClass), for the mover and against the opponent. A
+// conditional logit fitted to pbrain-rapfi's choices in 600 of its
+// self-play games (bench/gomoku/RESULTS.md), rounded, the rare winning
+// shapes capped.
+inline constexpr std::array<int, kLineShapes> kOrderOwnLine = {0, -6, 31, 24, 54, 68, 500, 0};
+inline constexpr std::array<int, kLineShapes> kOrderTheirLine = {0, -2, 19, 19, 60, 22, 47, 0};
+inline constexpr std::array<int, 4> kOrderOwnClass = {0, -13, 124, 500};
+inline constexpr std::array<int, 4> kOrderTheirClass = {0, -42, -17, 9};
+
 // The incremental shape score of a board.
 class ShapeState {
  public:
@@ -190,6 +201,7 @@ class ShapeState {
     stones_.assign(span_, 0);
     codes_ = base_;
     value_.assign(std::size_t(span_) * 2, 0);
+    order_.assign(std::size_t(span_) * 2, {0, 0});
   }
 
   void set_weights(const Weights& w) {
@@ -207,6 +219,7 @@ class ShapeState {
     codes_ = base_;
     std::fill(stones_.begin(), stones_.end(), 0);
     std::fill(value_.begin(), value_.end(), 0);
+    std::fill(order_.begin(), order_.end(), std::array<int, 2>{0, 0});
     score_ = 0;
     for (int c = 0; c < v.width; ++c)
       for (int r = 0; r < v.height; ++r)
@@ -224,6 +237,13 @@ class ShapeState {
   int gain(int cell, Side s) const {
     return value_[std::size_t(cell) * 2 + index(s)] + value_[std::size_t(cell) * 2 + 1 - index(s)];
   }
+  // The shapes' part of a move's place in the order (kOrder*, above): what
+  // a stone of `s` on the empty `cell` makes, and what one of the
+  // opponent's there would.
+  int order_value(int cell, Side s) const {
+    return order_[std::size_t(cell) * 2 + index(s)][0] +
+           order_[std::size_t(cell) * 2 + 1 - index(s)][1];
+  }
   // The line shapes a stone of `s` on `cell` makes, in the four directions.
   std::array<LineShape5, 4> shapes(int cell, Side s) const {
     std::array<LineShape5, 4> out{};
@@ -236,25 +256,35 @@ class ShapeState {
   std::size_t slot_index(int cell, int d, int j) const {
     return (std::size_t(cell) * 4 + d) * 2 * table_->half + j;
   }
-  int cell_value(int cell, int side) const {
+  // A stone of `side` on the empty `cell`: its value, and its order terms
+  // as the mover's and as the opponent's.
+  int cell_value(int cell, int side, std::array<int, 2>& order) const {
     std::array<LineShape5, 4> lines{};
     int v = 0;
+    order = {0, 0};
     for (int d = 0; d < 4; ++d) {
       lines[d] = table_->by_side[side][codes_[std::size_t(cell) * 4 + d]];
       v += line_weight_[int(lines[d])];
+      order[0] += kOrderOwnLine[int(lines[d])];
+      order[1] += kOrderTheirLine[int(lines[d])];
     }
-    return v + class_weight_[int(combine(lines))];
+    const int c = int(combine(lines));
+    order[0] += kOrderOwnClass[c];
+    order[1] += kOrderTheirClass[c];
+    return v + class_weight_[c];
   }
   // Recompute an empty cell's values (an occupied cell is worth nothing).
   void refresh(int cell) {
     int* val = &value_[std::size_t(cell) * 2];
     score_ -= val[0] - val[1];
+    auto* order = &order_[std::size_t(cell) * 2];
     if (stones_[cell]) {
       val[0] = val[1] = 0;
+      order[0] = order[1] = {0, 0};
       return;
     }
-    val[0] = cell_value(cell, 0);
-    val[1] = cell_value(cell, 1);
+    val[0] = cell_value(cell, 0, order[0]);
+    val[1] = cell_value(cell, 1, order[1]);
     score_ += val[0] - val[1];
   }
   void update(int cell, int stone, int delta) {
@@ -281,6 +311,9 @@ class ShapeState {
   std::vector<std::uint32_t> codes_;
   std::vector<std::uint8_t> stones_;
   std::vector<int> value_;  // per cell and side
+  // per cell and side: the order terms of its stone there, as the mover's
+  // and as the opponent's
+  std::vector<std::array<int, 2>> order_;
   std::array<int, kLineShapes> line_weight_{};
   std::array<int, 4> class_weight_{};
   int score_ = 0;

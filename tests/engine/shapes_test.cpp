@@ -82,6 +82,20 @@ TEST_F(Shapes, AFourThreeCell) {
   EXPECT_EQ(lines[1], LineShape5::four);        // along the row (column steps)
   EXPECT_EQ(lines[0], LineShape5::open_three);  // up the column
   EXPECT_EQ(combine(lines), CellClass::four_three);
+  // Its terms in the move order: the four, the open three and the
+  // four-three as the mover's, and what a stone of the opponent's would
+  // make there as theirs.
+  const int fourthree = v.cell(8, 7);
+  const auto theirs = state.shapes(fourthree, Side::second);
+  int expected = kOrderOwnLine[int(LineShape5::four)] + kOrderOwnLine[int(LineShape5::open_three)] +
+                 kOrderOwnClass[int(CellClass::four_three)];
+  for (int d : {2, 3})
+    expected += kOrderOwnLine[int(lines[d])];
+  for (LineShape5 l : theirs)
+    expected += kOrderTheirLine[int(l)];
+  expected += kOrderTheirClass[int(combine(theirs))];
+  EXPECT_EQ(state.order_value(fourthree, Side::first), expected);
+  EXPECT_GT(state.order_value(fourthree, Side::first), state.order_value(fourthree, Side::second));
   // Two open twos crossing make a double three.
   for (int c : {10, 11})
     state.add(v.cell(c, 2), Side::first);
@@ -117,6 +131,11 @@ TEST_F(Shapes, IncrementalMatchesARecount) {
   fresh.set_weights(Weights::defaults(v));
   fresh.reset(v, std::span(moves).first(moves.size() - 1));
   EXPECT_EQ(state.score_first(), fresh.score_first());
+  for (int c = 0; c < v.span(); ++c)
+    for (Side side : {Side::first, Side::second}) {
+      EXPECT_EQ(state.order_value(c, side), fresh.order_value(c, side)) << c;
+      EXPECT_EQ(state.gain(c, side), fresh.gain(c, side)) << c;
+    }
   for (std::size_t i = moves.size() - 1; i-- > 0;)
     state.remove(moves[i], static_cast<Side>(i & 1));
   EXPECT_EQ(state.score_first(), 0);
