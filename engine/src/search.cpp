@@ -824,7 +824,7 @@ MoveRank Core<W>::move_rank(const Game& game, Cell move) {
   const auto history = std::exchange(history_, {});
   const auto killers = std::exchange(killers_[1], {kNoCell, kNoCell});
   MoveList<W> list;
-  if (order(list, moves, kNoCell, 1, sharp, forcing)) add_gains(list);
+  (void)order(list, moves, kNoCell, 1, sharp, forcing);  // no table move: no gains deferred
   for (int i = 0; i < list.size && r.rank < 0; ++i)
     if (list.pick(i) == move) r.rank = i;
   history_ = history;
