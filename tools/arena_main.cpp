@@ -418,16 +418,10 @@ int main(int argc, char** argv) {
   }
 
   if (tune->parsed()) {
-    auto v = Variant::parse(tune_opts.variant);
-    if (!v) {
-      std::cerr << "inarow-arena: --variant: " << v.error().describe() << "\n";
-      return 2;
-    }
-    auto start = weights_or_defaults(*v, tune_start);
-    if (!start) {
-      std::cerr << "inarow-arena: --start: " << start.error() << "\n";
-      return 2;
-    }
+    const auto setup = variant_and_weights(tune_opts.variant, tune_start, "--start");
+    if (!setup) return 2;
+    const Variant* v = &setup->first;
+    const Weights* start = &setup->second;
     SpsaOptions o;
     o.variant = *v;
     o.start = *start;
