@@ -63,8 +63,10 @@ std::pair<double, double> bounds(const SpsaOptions& o, const std::string& key) {
 
 std::vector<std::string> spsa_default_keys(const Weights& w) {
   std::vector<std::string> keys = w.keys();
-  // The shapes come last (Weights::keys).
-  if (!w.shapes_on) keys.resize(keys.size() - w.shapes.size());
+  // The shapes come last but for the order's terms (Weights::keys), which
+  // no game result fits by default: --params names them, order --fit fits
+  // them to a strong player's moves.
+  keys.resize(keys.size() - w.order.size() - (w.shapes_on ? 0 : w.shapes.size()));
   if (w.tempo == 0) std::erase(keys, "tempo");
   return keys;
 }

@@ -47,14 +47,6 @@ constexpr int kFutilityDepth = 4;
 // +336 -264 at equal nodes (600 games), +208 =2 -190 at equal time (400);
 // 30 a ply did no better than none.
 constexpr Score kFailHighMargin = 15;
-// Move order where shapes are on (k = 5 without gravity), on top of the
-// windows' gain, in its units: the shapes' terms (kOrder* in shapes.h),
-// and nearness to the last two moves, in king steps; fitted with them.
-// Behind the fours, which still go first, they put rapfi's move among the
-// ten searched in 79.5% of 19,369 positions of 970 other games (76.8% with
-// the windows alone), and first in 20.1% (17.2%).
-constexpr std::array<int, 4> kOrderNearLast = {0, 28, 20, 17};  // by distance (king steps)
-constexpr std::array<int, 3> kOrderNearOwnLast = {0, 27, 17};
 // VCF limits: at the root (our win, and the opponent's against each reply)
 // and as a dive at the main search's leaves. The root's solver is fast
 // (200,000 nodes in about 12 ms) and a VCF it misses the main search may
@@ -135,6 +127,15 @@ class Core {
       if (!shapes_) shapes_.emplace(geo_->variant);
       shapes_->set_weights(w);
     }
+    near_ = {};
+    order_shape_gain_ = 0;
+    if (use_shapes_ && w.order.size() == std::size_t(detail::kOrderTerms)) {
+      order_shape_gain_ = w.order[detail::kOrderShapeGain];
+      for (std::size_t d = 1; d < near_[0].size(); ++d)
+        near_[0][d] = w.order[detail::kOrderNear + d - 1];
+      for (std::size_t d = 1; d < 3; ++d)
+        near_[1][d] = w.order[detail::kOrderNearOwn + d - 1];
+    }
     threat_weights_.fill(0);
     for (std::size_t i = 0; i < w.threats.size() && i < threat_weights_.size(); ++i)
       threat_weights_[i] = w.threats[i];
@@ -157,6 +158,13 @@ class Core {
                       const std::function<void(const SearchInfo&)>& on_iteration);
   EvalTerms eval_terms(const Game& game);
   MoveRank move_rank(const Game& game, Cell move);
+  OrderTerms order_terms(const Game& game);
+  // A quiet position's candidates (MoveRank::quiet) and the two sets the
+  // order puts first, as an interior node has them; none when not quiet.
+  struct QuietMoves {
+    Board moves, sharp, forcing;
+  };
+  std::optional<QuietMoves> quiet_moves(const Game& game);
   Score stand_pat(const Game& game);
   std::vector<MoveScore> score_moves(const Game& game, const Limits& limits);
   Solution solve(const Game& game, bool weak, const std::atomic<bool>* stop);
@@ -235,23 +243,19 @@ class Core {
       list.score[j] += order_gain(list.move[j], pos_.to_move()) << 8;
   }
   // What a move is worth to the order: the windows' gain, and where shapes
-  // are on, the fitted terms above.
+  // are on, the terms of Weights::order (OrderTerms has them one by one).
   int order_gain(int m, Side us) const {
     const int windows = eval_.gain(m, us);
     if (!use_shapes_) return windows;
-    int g = windows + shapes_->gain(m, us) * 4 / 3 + shapes_->order_value(m, us);
+    int g = windows + shapes_->gain(m, us) * order_shape_gain_ / 100 + shapes_->order_value(m, us);
     const auto moves = pos_.moves();
-    auto steps = [&](int a, int b) {
-      return std::max(std::abs(col_[a] - col_[b]), std::abs(row_[a] - row_[b]));
-    };
-    if (const std::size_t n = moves.size(); n >= 1) {
-      if (const int d = steps(m, moves[n - 1]); d < int(kOrderNearLast.size()))
-        g += kOrderNearLast[d];
-      if (n >= 2)
-        if (const int d = steps(m, moves[n - 2]); d < int(kOrderNearOwnLast.size()))
-          g += kOrderNearOwnLast[d];
-    }
+    for (std::size_t i = 0; i < 2 && i < moves.size(); ++i)
+      if (const int d = steps(m, moves[moves.size() - 1 - i]); d < int(near_[i].size()))
+        g += near_[i][d];
     return g;
+  }
+  int steps(int a, int b) const {  // king steps between two cells
+    return std::max(std::abs(col_[a] - col_[b]), std::abs(row_[a] - row_[b]));
   }
   std::vector<Cell> principal_variation(int max_len);
   Board empty_cells() const { return geo_->board & ~pos_.occupied(); }
@@ -292,6 +296,10 @@ class Core {
   bool use_shapes_ = false;
   std::array<int, kMaxCells> centre_{};
   std::array<std::int8_t, kMaxCells> col_{}, row_{};  // a cell's column and row
+  // Weights::order's nearness terms by king steps: [0] to the last move,
+  // [1] to the mover's own last (zero past the last step each has).
+  std::array<std::array<int, 4>, 2> near_{};
+  int order_shape_gain_ = 0;  // percent
   std::array<std::array<int, kMaxCells>, 2> history_{};
   std::array<std::array<int, 2>, kMaxPly> killers_{};
   bool neighbourhood_ = false;
@@ -798,24 +806,32 @@ EvalTerms Core<W>::eval_terms(const Game& game) {
 }
 
 template <int W>
-MoveRank Core<W>::move_rank(const Game& game, Cell move) {
+std::optional<typename Core<W>::QuietMoves> Core<W>::quiet_moves(const Game& game) {
   seat(game, Limits{}, true);
   const Side us = pos_.to_move(), them = opponent(us);
   const Board playable = pos_.open_cells();
-  MoveRank r;
   if ((pos_.winning_cells(them) & playable).any() || (pos_.winning_cells(us) & playable).any())
-    return r;
-  Board sharp, forcing;
+    return std::nullopt;
+  QuietMoves q;
   if (threat_rules_) {
     // As negamax sees them: a three of either side's decides the moves.
     const auto [ours, theirs] =
         detail::line_threats(shape_, pos_.stones(us), pos_.stones(them), empty_cells());
-    if (theirs.threes.makers.any() || ours.threes.makers.any()) return r;
-    sharp = theirs.threes.any;
-    forcing = ours.fours | theirs.fours;
+    if (theirs.threes.makers.any() || ours.threes.makers.any()) return std::nullopt;
+    q.sharp = theirs.threes.any;
+    q.forcing = ours.fours | theirs.fours;
   }
-  Board moves = candidates(playable);
-  if (geo_->variant.gravity) moves &= ~(pos_.winning_cells(them) >> 1);  // as negamax
+  q.moves = candidates(playable);
+  if (geo_->variant.gravity) q.moves &= ~(pos_.winning_cells(them) >> 1);  // as negamax
+  return q;
+}
+
+template <int W>
+MoveRank Core<W>::move_rank(const Game& game, Cell move) {
+  MoveRank r;
+  const auto quiet = quiet_moves(game);
+  if (!quiet) return r;
+  const auto& [moves, sharp, forcing] = *quiet;
   r.quiet = true;
   r.candidates = moves.count();
   r.searched = neighbourhood_ ? std::min(kPruneWidth, r.candidates) : r.candidates;
@@ -830,6 +846,39 @@ MoveRank Core<W>::move_rank(const Game& game, Cell move) {
   history_ = history;
   killers_[1] = killers;
   return r;
+}
+
+template <int W>
+OrderTerms Core<W>::order_terms(const Game& game) {
+  OrderTerms t;
+  const auto quiet = quiet_moves(game);
+  if (!quiet || !use_shapes_) return t;
+  t.quiet = true;
+  const Side us = pos_.to_move(), them = opponent(us);
+  const auto played = pos_.moves();
+  for (int m : bits(quiet->moves)) {
+    OrderTerms::Move& move = t.moves.emplace_back();
+    move.cell = Cell(m);
+    move.tier = 2 * quiet->sharp.test(m) + quiet->forcing.test(m);
+    move.windows = eval_.gain(m, us);
+    auto& terms = move.terms;
+    terms.assign(detail::kOrderTerms, 0);
+    terms[detail::kOrderShapeGain] = shapes_->gain(m, us);
+    for (int side = 0; side < 2; ++side) {
+      const auto lines = shapes_->shapes(m, side ? them : us);
+      for (const auto line : lines)
+        if (line != detail::LineShape5::none && line != detail::LineShape5::five)
+          ++terms[(side ? detail::kOrderTheirLine : detail::kOrderOwnLine) + int(line) - 1];
+      if (const auto c = detail::combine(lines); c != detail::CellClass::plain)
+        ++terms[(side ? detail::kOrderTheirClass : detail::kOrderOwnClass) + int(c) - 1];
+    }
+    for (std::size_t i = 0; i < 2 && i < played.size(); ++i) {
+      const int d = steps(m, played[played.size() - 1 - i]);
+      if (d >= 1 && d <= (i ? 2 : 3))
+        ++terms[(i ? detail::kOrderNearOwn : detail::kOrderNear) + d - 1];
+    }
+  }
+  return t;
 }
 
 template <int W>
@@ -1033,6 +1082,11 @@ Score Searcher::evaluate(const Game& game) {
 MoveRank Searcher::move_rank(const Game& game, Cell move) {
   assert(game.variant() == impl_->variant && !game.over());
   return std::visit([&](auto& c) { return c->move_rank(game, move); }, impl_->core);
+}
+
+OrderTerms Searcher::order_terms(const Game& game) {
+  assert(game.variant() == impl_->variant && !game.over());
+  return std::visit([&](auto& c) { return c->order_terms(game); }, impl_->core);
 }
 
 EvalTerms Searcher::eval_terms(const Game& game) {

@@ -161,16 +161,19 @@ inline CellClass combine(const std::array<LineShape5, 4>& lines) {
   return CellClass::plain;
 }
 
-// Move order where shapes are on, in units of the windows' gain (see
-// Core::order_gain): what a stone makes on each line (by LineShape5) and
-// in all four (by CellClass), for the mover and against the opponent. A
-// conditional logit fitted to pbrain-rapfi's choices in 600 of its
-// self-play games (bench/gomoku/RESULTS.md), rounded, the rare winning
-// shapes capped.
-inline constexpr std::array<int, kLineShapes> kOrderOwnLine = {0, -6, 31, 24, 54, 68, 500, 0};
-inline constexpr std::array<int, kLineShapes> kOrderTheirLine = {0, -2, 19, 19, 60, 22, 47, 0};
-inline constexpr std::array<int, 4> kOrderOwnClass = {0, -13, 124, 500};
-inline constexpr std::array<int, 4> kOrderTheirClass = {0, -42, -17, 9};
+// Weights::order's layout: the shapes' gain (percent), then what a stone
+// makes on each line (by LineShape5, two..open_four) and in all four (by
+// CellClass) for the mover and against the opponent, then nearness to the
+// last move (1..3 king steps) and to the mover's own last (1..2). In units
+// of the windows' gain (see Core::order_gain).
+inline constexpr int kOrderShapeGain = 0;
+inline constexpr int kOrderOwnLine = 1;  // + LineShape5 - 1
+inline constexpr int kOrderTheirLine = 7;
+inline constexpr int kOrderOwnClass = 13;  // + CellClass - 1
+inline constexpr int kOrderTheirClass = 16;
+inline constexpr int kOrderNear = 19;  // + steps - 1
+inline constexpr int kOrderNearOwn = 22;
+inline constexpr int kOrderTerms = 24;
 
 // The incremental shape score of a board.
 class ShapeState {
@@ -207,6 +210,16 @@ class ShapeState {
   void set_weights(const Weights& w) {
     line_weight_.fill(0);
     class_weight_.fill(0);
+    order_line_ = {};
+    order_class_ = {};
+    if (w.order.size() == std::size_t(kOrderTerms))
+      for (int side = 0; side < 2; ++side) {
+        // The last line shape, five, wins: never a quiet move's to order.
+        for (int i = 1; i < kLineShapes - 1; ++i)
+          order_line_[side][i] = w.order[(side ? kOrderTheirLine : kOrderOwnLine) + i - 1];
+        for (int i = 1; i < 4; ++i)
+          order_class_[side][i] = w.order[(side ? kOrderTheirClass : kOrderOwnClass) + i - 1];
+      }
     // shapes: two, open_two, three, open_three, four, open_four, five, then
     // the cell classes double_three, four_three, double_four.
     for (int i = 0; i < 7 && i < int(w.shapes.size()); ++i)
@@ -237,7 +250,7 @@ class ShapeState {
   int gain(int cell, Side s) const {
     return value_[std::size_t(cell) * 2 + index(s)] + value_[std::size_t(cell) * 2 + 1 - index(s)];
   }
-  // The shapes' part of a move's place in the order (kOrder*, above): what
+  // The shapes' part of a move's place in the order (Weights::order): what
   // a stone of `s` on the empty `cell` makes, and what one of the
   // opponent's there would.
   int order_value(int cell, Side s) const {
@@ -265,12 +278,12 @@ class ShapeState {
     for (int d = 0; d < 4; ++d) {
       lines[d] = table_->by_side[side][codes_[std::size_t(cell) * 4 + d]];
       v += line_weight_[int(lines[d])];
-      order[0] += kOrderOwnLine[int(lines[d])];
-      order[1] += kOrderTheirLine[int(lines[d])];
+      order[0] += order_line_[0][int(lines[d])];
+      order[1] += order_line_[1][int(lines[d])];
     }
     const int c = int(combine(lines));
-    order[0] += kOrderOwnClass[c];
-    order[1] += kOrderTheirClass[c];
+    order[0] += order_class_[0][c];
+    order[1] += order_class_[1][c];
     return v + class_weight_[c];
   }
   // Recompute an empty cell's values (an occupied cell is worth nothing).
@@ -316,6 +329,9 @@ class ShapeState {
   std::vector<std::array<int, 2>> order_;
   std::array<int, kLineShapes> line_weight_{};
   std::array<int, 4> class_weight_{};
+  // Weights::order's shape terms by side: [0] the mover's, [1] the opponent's.
+  std::array<std::array<int, kLineShapes>, 2> order_line_{};
+  std::array<std::array<int, 4>, 2> order_class_{};
   int score_ = 0;
 };
 

@@ -54,13 +54,15 @@ TEST(Tuning, SpsaMovesBadWeightsTowardBetterOnes) {
 }
 
 // What a run moves unless told: the weights the evaluation counts, the
-// tempo where it is in use, the shapes only while on.
+// tempo where it is in use, the shapes only while on; the order's terms
+// only when named (a game result is no fit for them).
 TEST(Tuning, SpsaMovesEveryWeightInUseByDefault) {
   using Keys = std::vector<std::string>;
   EXPECT_EQ(spsa_default_keys(Weights::defaults(Variant::connect4())), (Keys{"w1", "w2", "w3"}));
   Weights g = Weights::defaults(Variant::gomoku());
   ASSERT_TRUE(g.shapes_on);
   EXPECT_EQ(spsa_default_keys(g).size(), 19u);  // and the shapes, on by default
+  EXPECT_EQ(spsa_default_keys(g).back(), "double_four");
   g.shapes_on = false;
   EXPECT_EQ(spsa_default_keys(g),
             (Keys{"w1", "w2", "w3", "w4", "four", "three", "their_four", "their_three", "tempo"}));

@@ -30,6 +30,33 @@ TEST(Weights, GomokuThreatTermsAreData) {
   EXPECT_NE(bad.error().message.find("line 1"), std::string::npos) << bad.error().message;
 }
 
+// The move order's terms are data where the shapes are: their keys read and
+// print like the evaluation's, and a board without shapes has none.
+TEST(Weights, TheOrdersTermsAreData) {
+  const Variant v = Variant::gomoku();
+  const Weights d = Weights::defaults(v);
+  EXPECT_EQ(d.order, (std::vector<int>{133, -6,  31,  24,  54,  68,  500, -2, 19, 19, 60, 22,
+                                       47,  -13, 124, 500, -42, -17, 9,   28, 20, 17, 27, 17}));
+  // Other freestyle boards have them with the shapes, off until asked for.
+  EXPECT_EQ(Weights::defaults(*Variant::parse("mnk:13,13,5")).order, d.order);
+  EXPECT_TRUE(Weights::defaults(Variant::gomoku_standard()).order.empty());
+  EXPECT_TRUE(Weights::defaults(Variant::connect4()).order.empty());
+  const auto w = Weights::parse(v, "order_near_1 = 40\norder_their_four = -5\n");
+  ASSERT_TRUE(w) << w.error().describe();
+  EXPECT_EQ(w->order[19], 40);
+  EXPECT_EQ(w->order[11], -5);
+  EXPECT_EQ(*Weights::parse(v, w->to_text()), *w);
+  for (const char* text : {"order_near_1 = 10001", "order_near_4 = 1", "order_two = x"}) {
+    const auto bad = Weights::parse(v, text);
+    ASSERT_FALSE(bad) << text;
+    EXPECT_EQ(bad.error().code, ErrorCode::bad_weights);
+  }
+  const auto standard = Weights::parse(Variant::gomoku_standard(), "order_two = 3\n");
+  ASSERT_FALSE(standard);
+  EXPECT_NE(standard.error().message.find("needs k = 5 without gravity"), std::string::npos)
+      << standard.error().message;
+}
+
 // Gomoku-sized boards weigh the mover's own windows again (Weights::tempo);
 // the small games, solved or tuned without it, do not.
 TEST(Weights, TempoIsDataForEveryBoard) {
@@ -89,8 +116,11 @@ TEST(Weights, EveryWeightHasItsKey) {
   EXPECT_EQ(std::vector<std::string>(keys.begin(), keys.begin() + 9),
             (std::vector<std::string>{"w1", "w2", "w3", "w4", "four", "three", "their_four",
                                       "their_three", "tempo"}));
-  ASSERT_EQ(keys.size(), 19u);  // and the ten shapes
-  EXPECT_EQ(keys.back(), "double_four");
+  ASSERT_EQ(keys.size(), 43u);  // then the ten shapes and the order's 24 terms
+  EXPECT_EQ(keys[18], "double_four");
+  EXPECT_EQ(keys[19], "order_shape_gain");
+  EXPECT_EQ(keys[20], "order_two");
+  EXPECT_EQ(keys.back(), "order_near_own_2");
   ASSERT_NE(g.find("w3"), nullptr);
   EXPECT_EQ(*g.find("w3"), 51);
   *g.find("their_three") = 7;
@@ -99,6 +129,8 @@ TEST(Weights, EveryWeightHasItsKey) {
   EXPECT_EQ(g.threats[3], 7);
   EXPECT_EQ(g.tempo, 60);
   EXPECT_EQ(g.shapes[8], 33);
+  *g.find("order_their_open_three") = -9;
+  EXPECT_EQ(g.order[10], -9);
   for (const char* none : {"w0", "w5", "w", "w2x", "five", "", "tempo "})
     EXPECT_EQ(g.find(none), nullptr) << none;
   // The text form is the keys, each with its value (and the evaluator switch).

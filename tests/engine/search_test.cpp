@@ -7,6 +7,7 @@
 #include <random>
 #include <thread>
 
+#include "inarow/engine/notation.h"
 #include "stones.h"
 
 namespace inarow {
@@ -218,6 +219,83 @@ TEST(MoveRank, RanksAMoveWhereAnInteriorNodeWouldTryIt) {
   // An open three to answer leaves the order nothing to choose.
   const Game open_three = testing::from_stones(v, {"h8", "i8", "j8"}, {"a1", "a15"});
   EXPECT_FALSE(s.move_rank(open_three, v.cell(6, 7)).quiet);
+}
+
+// The order's terms, one by one: what each of Weights::order multiplies.
+TEST(OrderTerms, CountWhatEachWeightMultiplies) {
+  const Variant v = Variant::gomoku();
+  Searcher s(v, Weights::defaults(v), 1);
+  // X: h8 i8 j8, held by g8; O's last stone is a15, X's own last j8.
+  const Game blocked = testing::from_stones(v, {"h8", "i8", "j8"}, {"g8", "a1", "a15"});
+  const OrderTerms t = s.order_terms(blocked);
+  ASSERT_TRUE(t.quiet);
+  EXPECT_EQ(int(t.moves.size()), s.move_rank(blocked, v.cell(10, 7)).candidates);
+  const auto k8 = std::find_if(t.moves.begin(), t.moves.end(),
+                               [&](const OrderTerms::Move& m) { return m.cell == v.cell(10, 7); });
+  ASSERT_NE(k8, t.moves.end());
+  EXPECT_EQ(k8->tier, 1);  // it makes a four
+  EXPECT_GT(k8->windows, 0);
+  // The blocked four along the row, a king step from X's own last move,
+  // and nothing for O: the rest are zero but the shapes' gain.
+  std::vector<int> expected(24, 0);
+  expected[0] = k8->terms[0];
+  expected[5] = 1;   // order_four
+  expected[22] = 1;  // order_near_own_1
+  EXPECT_EQ(k8->terms, expected);
+  EXPECT_GT(k8->terms[0], 0);
+  // A cell next to a15, O's last move, three steps from j8: no own nearness.
+  const auto b14 = std::find_if(t.moves.begin(), t.moves.end(),
+                                [&](const OrderTerms::Move& m) { return m.cell == v.cell(1, 13); });
+  ASSERT_NE(b14, t.moves.end());
+  EXPECT_EQ(b14->tier, 0);
+  EXPECT_EQ(b14->terms[19], 1);  // order_near_1
+  EXPECT_EQ(b14->terms[22] + b14->terms[23], 0);
+
+  // Not quiet, or no shapes: no terms.
+  EXPECT_FALSE(s.order_terms(testing::from_stones(v, {"h8", "i8", "j8"}, {"a1", "a15"})).quiet);
+  Weights windows = Weights::defaults(v);
+  windows.shapes_on = false;
+  Searcher w(v, windows, 1);
+  EXPECT_TRUE(w.order_terms(blocked).moves.empty());
+}
+
+// The terms and the weights give the order a node uses: where a move's tier
+// and value are its own, its rank is the count of moves above it.
+TEST(OrderTerms, TheWeightsDotTheTermsIsTheOrder) {
+  const Variant v = Variant::gomoku();
+  for (const char* text : {"", "order_near_1 = 900\norder_shape_gain = 0\n",
+                           "order_their_two = 300\norder_open_two = -200\n"}) {
+    const Weights weights = *Weights::parse(v, text);
+    Searcher s(v, weights, 1);
+    const Game game = testing::from_stones(v, {"h8", "i9", "g10", "k7"}, {"h9", "j8", "f11", "d4"});
+    const OrderTerms t = s.order_terms(game);
+    ASSERT_TRUE(t.quiet) << text;
+    ASSERT_GT(t.moves.size(), 20u);
+    auto key = [&](const OrderTerms::Move& m) {
+      long long value = m.windows + m.terms[0] * weights.order[0] / 100;
+      for (std::size_t i = 1; i < m.terms.size(); ++i)
+        value += static_cast<long long>(weights.order[i]) * m.terms[i];
+      return std::pair(m.tier, value);
+    };
+    int checked = 0;
+    for (const auto& m : t.moves) {
+      int above = 0, same = 0;
+      for (const auto& other : t.moves) {
+        above += key(other) > key(m);
+        same += key(other) == key(m);
+      }
+      if (same > 1) continue;
+      EXPECT_EQ(s.move_rank(game, m.cell).rank, above) << text << " " << format_cell(v, m.cell);
+      ++checked;
+    }
+    EXPECT_GT(checked, 10) << text;
+    if (weights.order[19] == 900) {  // nearness to the last move (d4) first
+      const auto first = std::find_if(t.moves.begin(), t.moves.end(), [&](const auto& m) {
+        return s.move_rank(game, m.cell).rank == 0;
+      });
+      EXPECT_EQ(first->terms[19], 1);
+    }
+  }
 }
 
 }  // namespace

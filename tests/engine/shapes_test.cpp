@@ -87,13 +87,22 @@ TEST_F(Shapes, AFourThreeCell) {
   // make there as theirs.
   const int fourthree = v.cell(8, 7);
   const auto theirs = state.shapes(fourthree, Side::second);
-  int expected = kOrderOwnLine[int(LineShape5::four)] + kOrderOwnLine[int(LineShape5::open_three)] +
-                 kOrderOwnClass[int(CellClass::four_three)];
+  const std::vector<int> order = Weights::defaults(v).order;
+  ASSERT_EQ(order.size(), std::size_t(kOrderTerms));
+  auto line = [&](int first, LineShape5 l) {
+    return l == LineShape5::none ? 0 : order[std::size_t(first + int(l) - 1)];
+  };
+  auto cell_class = [&](int first, CellClass c) {
+    return c == CellClass::plain ? 0 : order[std::size_t(first + int(c) - 1)];
+  };
+  int expected = line(kOrderOwnLine, LineShape5::four) +
+                 line(kOrderOwnLine, LineShape5::open_three) +
+                 cell_class(kOrderOwnClass, CellClass::four_three);
   for (int d : {2, 3})
-    expected += kOrderOwnLine[int(lines[d])];
+    expected += line(kOrderOwnLine, lines[d]);
   for (LineShape5 l : theirs)
-    expected += kOrderTheirLine[int(l)];
-  expected += kOrderTheirClass[int(combine(theirs))];
+    expected += line(kOrderTheirLine, l);
+  expected += cell_class(kOrderTheirClass, combine(theirs));
   EXPECT_EQ(state.order_value(fourthree, Side::first), expected);
   EXPECT_GT(state.order_value(fourthree, Side::first), state.order_value(fourthree, Side::second));
   // Two open twos crossing make a double three.
@@ -102,6 +111,27 @@ TEST_F(Shapes, AFourThreeCell) {
   for (int r : {3, 4})
     state.add(v.cell(12, r), Side::first);
   EXPECT_EQ(combine(state.shapes(v.cell(12, 2), Side::first)), CellClass::double_three);
+}
+
+// The order's terms come from the weights: with all but one at zero, a
+// cell's order value is that one's count.
+TEST_F(Shapes, OrderValuesFollowTheWeights) {
+  Weights w = Weights::defaults(v);
+  w.order.assign(std::size_t(kOrderTerms), 0);
+  w.order[std::size_t(kOrderOwnLine + int(LineShape5::open_three) - 1)] = 1000;
+  w.order[std::size_t(kOrderTheirClass + int(CellClass::double_three) - 1)] = 7;
+  state.set_weights(w);
+  state.reset(v, {});
+  for (int c : {5, 6})
+    state.add(v.cell(c, 7), Side::first);
+  // (7, 7) makes X an open three on the row; for O it makes nothing.
+  EXPECT_EQ(state.order_value(v.cell(7, 7), Side::first), 1000);
+  EXPECT_EQ(state.order_value(v.cell(7, 7), Side::second), 0);
+  for (int r : {5, 6})
+    state.add(v.cell(7, r), Side::first);
+  // Now an open three both ways: a double three for X, which O meets there.
+  EXPECT_EQ(state.order_value(v.cell(7, 7), Side::first), 2000);
+  EXPECT_EQ(state.order_value(v.cell(7, 7), Side::second), 7);
 }
 
 TEST_F(Shapes, AnOpenThreeScoresAboveABlockedOne) {

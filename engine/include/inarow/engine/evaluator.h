@@ -34,6 +34,19 @@ struct Weights {
   // other boards; `shapes_on` picks it over the windows ("eval = shapes").
   std::vector<int> shapes;
   bool shapes_on = false;
+  // Where shapes are on, the search orders a node's quiet moves by the
+  // windows' gain plus these, in its units (OrderTerms has what each
+  // multiplies): the shapes' gain, in percent (key order_shape_gain); what
+  // a stone makes on each of its four lines for the mover (order_two,
+  // order_open_two, order_three, order_open_three, order_four,
+  // order_open_four) and what one of the opponent's there would
+  // (order_their_two ... order_their_open_four); the four lines together
+  // (order_double_three, order_four_three, order_double_four, and the
+  // same three as order_their_*); nearness to the last move, one to three
+  // king steps away (order_near_1..3), and to the mover's own last
+  // (order_near_own_1..2). Present with the shapes; inarow-arena order
+  // --fit fits them to a strong player's games.
+  std::vector<int> order;
   // The side to move's own windows count this many percent more at a leaf
   // (key tempo): it plays next, so its lines are nearer to threats than the
   // same lines of the opponent's. 0 on small boards (solved or tuned
@@ -43,8 +56,8 @@ struct Weights {
   // The built-in weights for a variant (tic-tac-toe: 2 -> 2, 1 -> 1).
   static Weights defaults(const Variant& v);
   // Every number above by its key in the text form, in that form's order:
-  // w1..w(k-1), the threat terms, tempo, the shapes (those these weights
-  // have). What a tuner moves picks among them by name.
+  // w1..w(k-1), the threat terms, tempo, the shapes, the order's terms
+  // (those these weights have). What a tuner moves picks among them by name.
   std::vector<std::string> keys() const;
   // The values parse reads for the weight under `key`: -10000..10000, the
   // tempo -100..1000 (percent).

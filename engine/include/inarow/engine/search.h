@@ -85,6 +85,26 @@ struct MoveRank {
   int searched = 0;    // how many of them an interior node searches (the forward prune)
 };
 
+// A quiet position's candidate moves as the order weighs them
+// (Searcher::order_terms). Where shapes are on, an interior node tries the
+// higher tiers first, then within a tier the higher `windows` plus the dot
+// product of Weights::order with `terms` (the first term, the shapes' gain,
+// weighed in percent), then the cells nearer the centre; the table's move,
+// killers and history come on top in a search. What lets a fitter set
+// Weights::order to a strong player's choices (inarow-arena order --fit).
+struct OrderTerms {
+  struct Move {
+    Cell cell = kNoCell;
+    // 2 if it makes or stops a straight four, plus 1 if it makes a four
+    // for either side.
+    int tier = 0;
+    int windows = 0;         // the windows' gain, the order's unit
+    std::vector<int> terms;  // place for place with Weights::order
+  };
+  bool quiet = false;       // as MoveRank::quiet; no moves when false
+  std::vector<Move> moves;  // every candidate, in no particular order
+};
+
 class Searcher {
  public:
   explicit Searcher(const Variant& v, Weights weights = {}, std::size_t tt_megabytes = 16);
@@ -115,6 +135,10 @@ class Searcher {
   // games, it tells how often the move that player chose is searched at
   // all (inarow-arena order). The game must not be over.
   MoveRank move_rank(const Game& game, Cell move);
+  // The terms the order weighs each candidate move by, on a board where
+  // shapes are on (elsewhere, or where the position is not quiet, no
+  // moves). The game must not be over.
+  OrderTerms order_terms(const Game& game);
   // Forget everything learnt (the transposition table and the move-ordering history).
   void clear();
   void set_weights(Weights w);
