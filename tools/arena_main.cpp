@@ -231,6 +231,49 @@ std::optional<std::vector<LabelledGame>> read_records(const Variant& v,
   return out;
 }
 
+// inarow-arena order --fit: fits, says what moved and writes the weights.
+int fit_order_command(const Variant& v, const Weights& start,
+                      const std::vector<LabelledGame>& games, const OrderFitOptions& options,
+                      const std::string& out) {
+  const auto fit = fit_move_order(v, start, games, options);
+  if (!fit) {
+    std::cerr << "inarow-arena: order --fit: " << fit.error().message << "\n";
+    return 2;
+  }
+  if (fit->positions == 0) {
+    std::cerr << "inarow-arena: order --fit: no quiet positions with a choice in the games\n";
+    return 1;
+  }
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "%lld choices (%lld candidate moves) from %lld games",
+                static_cast<long long>(fit->positions), static_cast<long long>(fit->candidates),
+                static_cast<long long>(fit->games));
+  std::cout << "Move order fit on " << v.name << ": " << buf << ", " << fit->iterations
+            << " Newton steps\n";
+  std::snprintf(buf, sizeof buf, "  -ln P(played move): %.4f -> %.4f a choice\n", fit->loss_start,
+                fit->loss_end);
+  std::cout << buf;
+  std::snprintf(buf, sizeof buf, "  played move first in its tier: %.1f%% -> %.1f%%\n",
+                100 * fit->first_start, 100 * fit->first_end);
+  std::cout << buf;
+  std::cout << "  fitted:";
+  for (const std::string& key : fit->fitted)
+    std::cout << " " << key << " " << *start.find(key) << " -> " << *fit->weights.find(key);
+  std::cout << "\n  kept (seen on fewer than " << options.min_count << " candidates):";
+  for (const std::string& key : start.keys())
+    if (key.starts_with("order_") &&
+        std::find(fit->fitted.begin(), fit->fitted.end(), key) == fit->fitted.end())
+      std::cout << " " << key;
+  std::cout << "\n";
+  const std::string header =
+      "# The move order's terms fitted to " + std::to_string(fit->positions) + " choices of " +
+      std::to_string(fit->games) +
+      " recorded games (inarow-arena order --fit)\nvariant = " + v.name + "\n";
+  if (!write_file(out, header + fit->weights.to_text())) return 1;
+  std::cout << "wrote " << out << "\n";
+  return 0;
+}
+
 int run_tournament_command(const MatchOptions& mo, const std::vector<std::string>& engines,
                            const std::string& format, const std::string& sprt,
                            const std::string& json_path) {
@@ -371,6 +414,18 @@ int main(int argc, char** argv) {
   order->add_option("--records", order_records, "Tournament record files (--record); repeatable")
       ->required();
   order->add_option("--weights", order_weights, "Weights file (default: built-in)");
+  bool order_fit = false;
+  std::string order_out = "order.txt";
+  OrderFitOptions order_fit_options;
+  order->add_flag("--fit", order_fit,
+                  "Fit the order's terms to the games' moves (gomoku-like boards, shapes on)");
+  order
+      ->add_option("--min-count", order_fit_options.min_count,
+                   "With --fit: candidate moves a term needs to be fitted")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  order->add_option("-o,--out", order_out, "With --fit: the fitted weights file")
+      ->capture_default_str();
 
   // calibrate
   auto* cal = app.add_subcommand("calibrate", "Measure the bot levels' Elo against each other");
@@ -544,6 +599,7 @@ int main(int argc, char** argv) {
     const auto& [variant, weights] = *setup;
     const auto games = read_records(variant, order_records);
     if (!games) return 2;
+    if (order_fit) return fit_order_command(variant, weights, *games, order_fit_options, order_out);
     const auto r = measure_move_order(variant, weights, *games);
     auto percent = [&](std::int64_t n) {
       char buf[16];

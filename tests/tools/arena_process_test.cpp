@@ -281,5 +281,52 @@ TEST(ArenaCli, OrderReadsRecordsAndSaysWhereTheMovesCame) {
   fs::remove_all(dir);
 }
 
+TEST(ArenaCli, OrderFitWritesTheWeights) {
+  const auto dir = fs::temp_directory_path() / ("inarow_order_fit_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string arena = INAROW_ARENA_EXE;
+  auto write_record = [&](const std::string& name, const std::string& moves) {
+    GameRecord g;
+    g.variant = "gomoku";
+    g.moves = moves;
+    g.result = Outcome::draw;
+    g.reason = Termination::line;
+    const auto path = (dir / name).string();
+    std::ofstream(path) << record_line(g, "t") << "\n";
+    return path;
+  };
+  // A quiet game of ten stones: choices to fit, but none of the terms on
+  // as many candidates as --min-count asks, so the file is the start's.
+  const auto game = write_record("game.jsonl", "h8i9i8g8h9h10g9j9f10k10");
+  const auto out = (dir / "fitted.txt").string(), log = (dir / "log.txt").string();
+  ASSERT_EQ(run("sh -c '" + arena + " order --fit --min-count 100000 --records " + game + " -o " +
+                out + " > " + log + "'"),
+            0);
+  const std::string text = slurp(log);
+  EXPECT_NE(text.find("Move order fit on gomoku: "), std::string::npos) << text;
+  EXPECT_NE(text.find("from 1 games"), std::string::npos) << text;
+  EXPECT_NE(text.find("  fitted:\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("wrote " + out), std::string::npos) << text;
+  const auto fitted = Weights::parse(Variant::gomoku(), slurp(out));
+  ASSERT_TRUE(fitted) << fitted.error().describe();
+  EXPECT_EQ(*fitted, Weights::defaults(Variant::gomoku()));
+  // With every term that occurs fitted, they move.
+  ASSERT_EQ(run(arena + " order --fit --min-count 1 --records " + game + " -o " + out), 0);
+  const auto moved = Weights::parse(Variant::gomoku(), slurp(out));
+  ASSERT_TRUE(moved) << moved.error().describe();
+  EXPECT_NE(moved->order, Weights::defaults(Variant::gomoku()).order);
+  // No choice in the games (the centre alone, then a corner); the shapes
+  // off; a bad --min-count.
+  EXPECT_EQ(
+      run(arena + " order --fit --records " + write_record("none.jsonl", "h8a1") + " -o " + out),
+      1);
+  const auto windows = (dir / "windows.txt").string();
+  std::ofstream(windows) << "eval = windows\n";
+  EXPECT_EQ(run(arena + " order --fit --records " + game + " --weights " + windows + " -o " + out),
+            2);
+  EXPECT_EQ(run(arena + " order --fit --min-count -1 --records " + game), 2);
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace inarow::arena
