@@ -84,12 +84,13 @@ Weights Weights::defaults(const Variant& v) {
     // board, below, has shapes tuned and on.
     w.shapes = {0, 1, 1, 4, 4, 12, 16, 20, 30, 30};
     w.shapes_on = false;
-    // The move order's terms (used where the shapes are on): a conditional
-    // logit fitted to pbrain-rapfi's choices in 600 of its self-play games
-    // (bench/gomoku/RESULTS.md), rounded, the rare winning shapes capped.
-    // +218 -178 at equal nodes over the windows' gain alone.
-    w.order = {133, -6,  31,  24,  54,  68,  500, -2, 19, 19, 60, 22,
-               47,  -13, 124, 500, -42, -17, 9,   28, 20, 17, 27, 17};
+    // The move order's terms (used where the shapes are on): fitted by
+    // inarow-arena order --fit to pbrain-rapfi's moves in 1,570 of its
+    // self-play games; the rare winning shapes keep the 500 they were
+    // capped at. With only the mover's fours first, +321 =14 -265 over
+    // the fit before with both sides' (bots/weights/gomoku.txt).
+    w.order = {148, -8, 21, 12,  27,  22, 500, -1, 16, 16, 45, 35,
+               47,  10, 68, 500, -38, -4, 9,   21, 14, 12, 20, 13};
   }
   if (v.same_board(Variant::gomoku())) {
     // Freestyle gomoku scores shapes on top of the windows, all nineteen

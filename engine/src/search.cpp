@@ -162,7 +162,7 @@ class Core {
   // A quiet position's candidates (MoveRank::quiet) and the two sets the
   // order puts first, as an interior node has them; none when not quiet.
   struct QuietMoves {
-    Board moves, sharp, forcing;
+    Board moves, sharp, fours;
   };
   std::optional<QuietMoves> quiet_moves(const Game& game);
   Score stand_pat(const Game& game);
@@ -232,12 +232,18 @@ class Core {
     return aborted_;
   }
   Board candidates(const Board& playable) const;
-  // `sharp`: cells that make or stop a straight four; `forcing`: cells that
-  // make a four for either side. Both go before quiet moves. Returns true
+  // `sharp`: cells that make or stop a straight four; `fours`: the four
+  // cells that go first (ordered_fours). Both go before quiet moves. Returns true
   // when the window gains are left out (see there): add_gains then adds
   // them before a second move is picked.
   bool order(MoveList<W>& list, const Board& moves, int tt_move, int ply, const Board& sharp,
-             const Board& forcing) const;
+             const Board& fours) const;
+  // The four cells that go before the quiet moves: where the order has
+  // terms for them (shapes on: order_four, order_their_four), the mover's
+  // own, its forcing moves; elsewhere the opponent's too.
+  Board ordered_fours(const Board& ours, const Board& theirs) const {
+    return use_shapes_ ? ours : ours | theirs;
+  }
   void add_gains(MoveList<W>& list) const {
     for (int j = 1; j < list.size; ++j)
       list.score[j] += order_gain(list.move[j], pos_.to_move()) << 8;
@@ -371,7 +377,7 @@ typename Core<W>::Board Core<W>::candidates(const Board& playable) const {
 
 template <int W>
 bool Core<W>::order(MoveList<W>& list, const Board& moves, int tt_move, int ply, const Board& sharp,
-                    const Board& forcing) const {
+                    const Board& fours) const {
   const Side us = pos_.to_move();
   const Board own = pos_.stones(us);
   const auto& killers = killers_[ply];
@@ -407,7 +413,7 @@ bool Core<W>::order(MoveList<W>& list, const Board& moves, int tt_move, int ply,
       s += history_[index(us)][m] / 64;
       if (m == killers[0] || m == killers[1]) s += 1 << 20;
       if (sharp.test(m)) s += 1 << 22;
-      if (forcing.test(m)) s += 1 << 21;
+      if (fours.test(m)) s += 1 << 21;
     }
     if constexpr (W == 1) {
       // Threat-first (Pons): moves that leave us more winning cells first.
@@ -444,7 +450,7 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
   Board moves = threats.any() ? threats : candidates(playable);
   bool forced = threats.any();
   int threat_score = 0;  // the leaves' threat terms, for the side to move
-  Board sharp, forcing_cells;
+  Board sharp, forcing_cells, first_fours;  // forcing: either side's four cells
   Board plain_defence = threats;  // the replies to a threat that are not counter-fours
   Board our_four_cells;           // where we make a four (threat rules, no five cell of theirs)
   if (!forced && threat_rules_) {
@@ -469,6 +475,7 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
     threat_score = weigh_threats(threat_terms(ours, theirs));
     sharp = our_threes.makers | three.any;
     forcing_cells = our_fours | their_fours;
+    first_fours = ordered_fours(our_fours, their_fours);
     if (three.makers.any()) {
       forced = true;
       moves = (three.defence | our_fours) & playable;
@@ -558,7 +565,7 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
   }
 
   MoveList<W> list;
-  bool gains_left = order(list, moves, tt_move, ply, sharp, forcing_cells);
+  bool gains_left = order(list, moves, tt_move, ply, sharp, first_fours);
 
   const Score alpha_orig = alpha;
   Score best = -kInfinity;
@@ -819,7 +826,7 @@ std::optional<typename Core<W>::QuietMoves> Core<W>::quiet_moves(const Game& gam
         detail::line_threats(shape_, pos_.stones(us), pos_.stones(them), empty_cells());
     if (theirs.threes.makers.any() || ours.threes.makers.any()) return std::nullopt;
     q.sharp = theirs.threes.any;
-    q.forcing = ours.fours | theirs.fours;
+    q.fours = ordered_fours(ours.fours, theirs.fours);
   }
   q.moves = candidates(playable);
   if (geo_->variant.gravity) q.moves &= ~(pos_.winning_cells(them) >> 1);  // as negamax
@@ -831,7 +838,7 @@ MoveRank Core<W>::move_rank(const Game& game, Cell move) {
   MoveRank r;
   const auto quiet = quiet_moves(game);
   if (!quiet) return r;
-  const auto& [moves, sharp, forcing] = *quiet;
+  const auto& [moves, sharp, fours] = *quiet;
   r.quiet = true;
   r.candidates = moves.count();
   r.searched = neighbourhood_ ? std::min(kPruneWidth, r.candidates) : r.candidates;
@@ -840,7 +847,7 @@ MoveRank Core<W>::move_rank(const Game& game, Cell move) {
   const auto history = std::exchange(history_, {});
   const auto killers = std::exchange(killers_[1], {kNoCell, kNoCell});
   MoveList<W> list;
-  (void)order(list, moves, kNoCell, 1, sharp, forcing);  // no table move: no gains deferred
+  (void)order(list, moves, kNoCell, 1, sharp, fours);  // no table move: no gains deferred
   for (int i = 0; i < list.size && r.rank < 0; ++i)
     if (list.pick(i) == move) r.rank = i;
   history_ = history;
@@ -859,7 +866,7 @@ OrderTerms Core<W>::order_terms(const Game& game) {
   for (int m : bits(quiet->moves)) {
     OrderTerms::Move& move = t.moves.emplace_back();
     move.cell = Cell(m);
-    move.tier = 2 * quiet->sharp.test(m) + quiet->forcing.test(m);
+    move.tier = 2 * quiet->sharp.test(m) + quiet->fours.test(m);
     move.windows = eval_.gain(m, us);
     auto& terms = move.terms;
     terms.assign(detail::kOrderTerms, 0);

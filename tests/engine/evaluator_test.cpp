@@ -35,8 +35,8 @@ TEST(Weights, GomokuThreatTermsAreData) {
 TEST(Weights, TheOrdersTermsAreData) {
   const Variant v = Variant::gomoku();
   const Weights d = Weights::defaults(v);
-  EXPECT_EQ(d.order, (std::vector<int>{133, -6,  31,  24,  54,  68,  500, -2, 19, 19, 60, 22,
-                                       47,  -13, 124, 500, -42, -17, 9,   28, 20, 17, 27, 17}));
+  EXPECT_EQ(d.order, (std::vector<int>{148, -8, 21, 12,  27,  22, 500, -1, 16, 16, 45, 35,
+                                       47,  10, 68, 500, -38, -4, 9,   21, 14, 12, 20, 13}));
   // Other freestyle boards have them with the shapes, off until asked for.
   EXPECT_EQ(Weights::defaults(*Variant::parse("mnk:13,13,5")).order, d.order);
   EXPECT_TRUE(Weights::defaults(Variant::gomoku_standard()).order.empty());

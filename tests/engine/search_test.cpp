@@ -259,6 +259,34 @@ TEST(OrderTerms, CountWhatEachWeightMultiplies) {
   EXPECT_TRUE(w.order_terms(blocked).moves.empty());
 }
 
+// The mover's four cells go first; where the shapes are on, the cells where
+// the opponent would make a four are ranked by their terms among the rest
+// (order_their_four), and without the shapes they go first too.
+TEST(OrderTerms, OnlyTheMoversFoursGoFirst) {
+  const Variant v = Variant::gomoku();
+  // X: h8 i8 j8 held by g8 (four cells k8, l8); O: c3 d3 e3 held by b3
+  // (four cells f3, g3). X to move.
+  const Game game = testing::from_stones(v, {"h8", "i8", "j8", "b3"}, {"g8", "c3", "d3", "e3"});
+  const Cell k8 = v.cell(10, 7), l8 = v.cell(11, 7), f3 = v.cell(5, 2), g3 = v.cell(6, 2);
+  Searcher shapes(v, Weights::defaults(v), 1);
+  const OrderTerms t = shapes.order_terms(game);
+  ASSERT_TRUE(t.quiet);
+  for (const OrderTerms::Move& m : t.moves) {
+    EXPECT_EQ(m.tier, m.cell == k8 || m.cell == l8) << format_cell(v, m.cell);
+    if (m.cell == f3 || m.cell == g3) EXPECT_EQ(m.terms[11], 1);  // order_their_four
+  }
+  EXPECT_EQ(shapes.move_rank(game, k8).rank + shapes.move_rank(game, l8).rank, 1);
+  EXPECT_GE(shapes.move_rank(game, f3).rank, 2);
+  Weights windows = Weights::defaults(v);
+  windows.shapes_on = false;
+  Searcher plain(v, windows, 1);
+  std::vector<int> first;
+  for (Cell c : {k8, l8, f3, g3})
+    first.push_back(plain.move_rank(game, c).rank);
+  std::sort(first.begin(), first.end());
+  EXPECT_EQ(first, (std::vector<int>{0, 1, 2, 3}));
+}
+
 // The terms and the weights give the order a node uses: where a move's tier
 // and value are its own, its rank is the count of moves above it.
 TEST(OrderTerms, TheWeightsDotTheTermsIsTheOrder) {

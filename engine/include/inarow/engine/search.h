@@ -96,7 +96,8 @@ struct OrderTerms {
   struct Move {
     Cell cell = kNoCell;
     // 2 if it makes or stops a straight four, plus 1 if it makes a four
-    // for either side.
+    // (the mover's: where shapes are on, a cell where the opponent would
+    // make one is ranked by order_their_four like any quiet move).
     int tier = 0;
     int windows = 0;         // the windows' gain, the order's unit
     std::vector<int> terms;  // place for place with Weights::order
