@@ -17,30 +17,40 @@ double MoveOrderReport::top(int n) const {
   return positions ? double(within) / double(positions) : 0.0;
 }
 
-MoveOrderReport measure_move_order(const Variant& v, const Weights& weights,
-                                   const std::vector<LabelledGame>& games) {
-  MoveOrderReport r;
-  Searcher searcher(v, weights, 1);  // no search runs: the table is never used
+namespace {
+
+// Calls visit(game, move) for every position of the games past their
+// openings, with the move that was played there.
+template <class Visit>
+void for_each_position(const Variant& v, const std::vector<LabelledGame>& games, Visit visit) {
   for (const LabelledGame& g : games) {
-    ++r.games;
     Game game(v);
     for (std::size_t i = 0; i < g.moves.size() && !game.over(); ++i) {
-      if (int(i) >= g.skip) {
-        const MoveRank m = searcher.move_rank(game, g.moves[i]);
-        if (m.quiet) {
-          ++r.positions;
-          if (m.rank < 0) {
-            ++r.outside;
-          } else {
-            if (std::size_t(m.rank) >= r.by_rank.size()) r.by_rank.resize(std::size_t(m.rank) + 1);
-            ++r.by_rank[std::size_t(m.rank)];
-            r.searched += m.rank < m.searched;
-          }
-        }
-      }
+      if (int(i) >= g.skip) visit(game, g.moves[i]);
       if (!game.play(g.moves[i])) break;  // labelled_games replays them: never
     }
   }
+}
+
+}  // namespace
+
+MoveOrderReport measure_move_order(const Variant& v, const Weights& weights,
+                                   const std::vector<LabelledGame>& games) {
+  MoveOrderReport r;
+  r.games = std::int64_t(games.size());
+  Searcher searcher(v, weights, 1);  // no search runs: the table is never used
+  for_each_position(v, games, [&](const Game& game, Cell played) {
+    const MoveRank m = searcher.move_rank(game, played);
+    if (!m.quiet) return;
+    ++r.positions;
+    if (m.rank < 0) {
+      ++r.outside;
+      return;
+    }
+    if (std::size_t(m.rank) >= r.by_rank.size()) r.by_rank.resize(std::size_t(m.rank) + 1);
+    ++r.by_rank[std::size_t(m.rank)];
+    r.searched += m.rank < m.searched;
+  });
   return r;
 }
 
@@ -67,36 +77,25 @@ Choices collect(const Variant& v, const Weights& start, const std::vector<Labell
   Choices c;
   c.terms = start.order.size();
   Searcher searcher(v, start, 1);  // no search runs: the table is never used
-  for (const LabelledGame& g : games) {
-    Game game(v);
-    for (std::size_t i = 0; i < g.moves.size() && !game.over(); ++i) {
-      if (int(i) >= g.skip) {
-        const OrderTerms t = searcher.order_terms(game);
-        const auto played = std::find_if(t.moves.begin(), t.moves.end(),
-                                         [&](const auto& m) { return m.cell == g.moves[i]; });
-        if (played != t.moves.end()) {
-          const std::size_t begin = c.windows.size();
-          for (const OrderTerms::Move& m : t.moves) {
-            if (m.tier != played->tier) continue;
-            if (&m == &*played) c.played.push_back(c.windows.size());
-            c.windows.push_back(m.windows);
-            c.shape_gain.push_back(m.terms[0]);
-            for (std::size_t k = 1; k < c.terms; ++k)
-              c.counts.push_back(std::int8_t(std::min(m.terms[k], 127)));
-          }
-          if (c.windows.size() - begin < 2) {  // no choice: a lone move in its tier
-            c.windows.resize(begin);
-            c.shape_gain.resize(begin);
-            c.counts.resize(begin * (c.terms - 1));
-            c.played.pop_back();
-          } else {
-            c.first.push_back(c.windows.size());
-          }
-        }
-      }
-      if (!game.play(g.moves[i])) break;  // labelled_games replays them: never
+  for_each_position(v, games, [&](const Game& game, Cell move) {
+    const OrderTerms t = searcher.order_terms(game);
+    const auto played =
+        std::find_if(t.moves.begin(), t.moves.end(), [&](const auto& m) { return m.cell == move; });
+    if (played == t.moves.end()) return;
+    const auto tier = played->tier;
+    if (std::count_if(t.moves.begin(), t.moves.end(),
+                      [&](const auto& m) { return m.tier == tier; }) < 2)
+      return;  // no choice: a lone move in its tier
+    for (const OrderTerms::Move& m : t.moves) {
+      if (m.tier != tier) continue;
+      if (m.cell == move) c.played.push_back(c.windows.size());
+      c.windows.push_back(m.windows);
+      c.shape_gain.push_back(m.terms[0]);
+      for (std::size_t k = 1; k < c.terms; ++k)
+        c.counts.push_back(std::int8_t(std::min(m.terms[k], 127)));
     }
-  }
+    c.first.push_back(c.windows.size());
+  });
   return c;
 }
 

@@ -131,9 +131,9 @@ class Core {
     order_shape_gain_ = 0;
     if (use_shapes_ && w.order.size() == std::size_t(detail::kOrderTerms)) {
       order_shape_gain_ = w.order[detail::kOrderShapeGain];
-      for (std::size_t d = 1; d < near_[0].size(); ++d)
+      for (int d = 1; d <= detail::kOrderNearSteps; ++d)
         near_[0][d] = w.order[detail::kOrderNear + d - 1];
-      for (std::size_t d = 1; d < 3; ++d)
+      for (int d = 1; d <= detail::kOrderNearOwnSteps; ++d)
         near_[1][d] = w.order[detail::kOrderNearOwn + d - 1];
     }
     threat_weights_.fill(0);
@@ -304,7 +304,7 @@ class Core {
   std::array<std::int8_t, kMaxCells> col_{}, row_{};  // a cell's column and row
   // Weights::order's nearness terms by king steps: [0] to the last move,
   // [1] to the mover's own last (zero past the last step each has).
-  std::array<std::array<int, 4>, 2> near_{};
+  std::array<std::array<int, detail::kOrderNearSteps + 1>, 2> near_{};
   int order_shape_gain_ = 0;  // percent
   std::array<std::array<int, kMaxCells>, 2> history_{};
   std::array<std::array<int, 2>, kMaxPly> killers_{};
@@ -881,7 +881,7 @@ OrderTerms Core<W>::order_terms(const Game& game) {
     }
     for (std::size_t i = 0; i < 2 && i < played.size(); ++i) {
       const int d = steps(m, played[played.size() - 1 - i]);
-      if (d >= 1 && d <= (i ? 2 : 3))
+      if (d >= 1 && d <= (i ? detail::kOrderNearOwnSteps : detail::kOrderNearSteps))
         ++terms[(i ? detail::kOrderNearOwn : detail::kOrderNear) + d - 1];
     }
   }

@@ -172,7 +172,9 @@ inline constexpr int kOrderTheirLine = 7;
 inline constexpr int kOrderOwnClass = 13;  // + CellClass - 1
 inline constexpr int kOrderTheirClass = 16;
 inline constexpr int kOrderNear = 19;  // + steps - 1
+inline constexpr int kOrderNearSteps = 3;
 inline constexpr int kOrderNearOwn = 22;
+inline constexpr int kOrderNearOwnSteps = 2;
 inline constexpr int kOrderTerms = 24;
 
 // The incremental shape score of a board.
