@@ -260,10 +260,8 @@ int fit_order_command(const Variant& v, const Weights& start,
   for (const std::string& key : fit->fitted)
     std::cout << " " << key << " " << *start.find(key) << " -> " << *fit->weights.find(key);
   std::cout << "\n  kept (seen on fewer than " << options.min_count << " candidates):";
-  for (const std::string& key : start.keys())
-    if (key.starts_with("order_") &&
-        std::find(fit->fitted.begin(), fit->fitted.end(), key) == fit->fitted.end())
-      std::cout << " " << key;
+  for (const std::string& key : fit->kept)
+    std::cout << " " << key;
   std::cout << "\n";
   const std::string header =
       "# The move order's terms fitted to " + std::to_string(fit->positions) + " choices of " +

@@ -212,8 +212,9 @@ int maximise(const Objective& objective, std::vector<double>& theta, int max_ite
   for (; it < max_iterations; ++it) {
     std::vector<double> step = gradient;
     if (!solve_spd(information, step)) break;
+    // The Newton decrement: how much the value can still rise, twice over.
     const double decrement = std::inner_product(step.begin(), step.end(), gradient.begin(), 0.0);
-    if (decrement < 1e-10) break;
+    if (decrement < 1e-8) break;
     double scale = 1;
     bool moved = false;
     for (int half = 0; half < 30 && !moved; ++half, scale /= 2) {
@@ -227,7 +228,7 @@ int maximise(const Objective& objective, std::vector<double>& theta, int max_ite
         moved = true;
       }
     }
-    if (!moved || decrement < 1e-8) break;
+    if (!moved) break;
   }
   return it;
 }
@@ -331,6 +332,9 @@ expected<OrderFit, Error> fit_move_order(const Variant& v, const Weights& start,
     fit.fitted.push_back(keys[first_key + k]);
     theta[j] = theta[0] * fit.weights.order[k];  // what the search will use: rounded
   }
+  for (std::size_t k = 0; k < c.terms; ++k)
+    if (std::find(m.free.begin(), m.free.end(), k) == m.free.end())
+      fit.kept.push_back(keys[first_key + k]);
   const LogLikelihood after = log_likelihood(m, theta, false);
   fit.loss_end = -after.value / double(fit.positions);
   fit.first_end = double(after.first) / double(fit.positions);

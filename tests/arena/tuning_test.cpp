@@ -297,6 +297,8 @@ TEST(MoveOrder, TheFitLearnsWhatThePlayerPrefers) {
   EXPECT_GT(fit->first_end, fit->first_start);
   // A double four is never a quiet choice: too rare to fit, it keeps its value.
   EXPECT_EQ(std::find(keys.begin(), keys.end(), "order_double_four"), keys.end());
+  EXPECT_NE(std::find(fit->kept.begin(), fit->kept.end(), "order_double_four"), fit->kept.end());
+  EXPECT_EQ(keys.size() + fit->kept.size(), start.order.size());
   EXPECT_EQ(*fit->weights.find("order_double_four"), *start.find("order_double_four"));
   // Everything but the order's terms stays as it was.
   Weights rest = fit->weights;

@@ -52,7 +52,8 @@ struct OrderFitOptions {
 
 struct OrderFit {
   Weights weights;                  // the start, with its order terms fitted
-  std::vector<std::string> fitted;  // the keys that moved; the rest were too rare
+  std::vector<std::string> fitted;  // the keys that moved
+  std::vector<std::string> kept;    // the order's other keys: too rare to fit
   std::int64_t games = 0;
   std::int64_t positions = 0;   // choices fitted: quiet, the played move among 2+ of its tier
   std::int64_t candidates = 0;  // their moves, all told
