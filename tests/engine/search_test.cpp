@@ -273,7 +273,9 @@ TEST(OrderTerms, OnlyTheMoversFoursGoFirst) {
   ASSERT_TRUE(t.quiet);
   for (const OrderTerms::Move& m : t.moves) {
     EXPECT_EQ(m.tier, m.cell == k8 || m.cell == l8) << format_cell(v, m.cell);
-    if (m.cell == f3 || m.cell == g3) EXPECT_EQ(m.terms[11], 1);  // order_their_four
+    if (m.cell == f3 || m.cell == g3) {
+      EXPECT_EQ(m.terms[11], 1);  // order_their_four
+    }
   }
   EXPECT_EQ(shapes.move_rank(game, k8).rank + shapes.move_rank(game, l8).rank, 1);
   EXPECT_GE(shapes.move_rank(game, f3).rank, 2);
