@@ -210,6 +210,9 @@ TEST(ServerSeek, AForgottenMatchTakesNoMoreCommands) {
   config.reconnect_grace = 200ms;
   TestServer server(config);
   Paired p(server.port());
+  // The grace starts when the server ends the match: after this, and before
+  // the players hear of it.
+  const auto before_end = std::chrono::steady_clock::now();
   play_moves(p, {"a1", "b1", "a2", "b2", "a3"}, 2);
   for (WsClient* c : {&p.a, &p.b})
     expect_event(*c, Kind::kEnded, 7);
@@ -227,7 +230,7 @@ TEST(ServerSeek, AForgottenMatchTakesNoMoreCommands) {
     expect_error(answer, v1::ERROR_UNKNOWN_MATCH);
     return true;
   }));
-  EXPECT_GE(std::chrono::steady_clock::now() - ended, config.reconnect_grace);
+  EXPECT_GE(std::chrono::steady_clock::now() - before_end, config.reconnect_grace);
   expect_error(p.a.request(resign_message(p.match)), v1::ERROR_UNKNOWN_MATCH);
 }
 
