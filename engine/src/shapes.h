@@ -108,6 +108,9 @@ struct ShapeTable {
   int k = 5;
   int half = 4;
   std::array<std::vector<LineShape5>, 2> by_side;
+  // The same two shapes in one byte (the first player's in the low nibble):
+  // one load per line when both sides' shapes change together.
+  std::vector<std::uint8_t> both;
 
   explicit ShapeTable(int k_) : k(k_), half(k_ - 1) {
     const std::size_t size = std::size_t{1} << (4 * half);
@@ -126,6 +129,9 @@ struct ShapeTable {
       by_side[0][code] = classify_line(std::span(line.data(), 2 * half + 1), k);
       by_side[1][swapped] = by_side[0][code];
     }
+    both.resize(size);
+    for (std::size_t code = 0; code < size; ++code)
+      both[code] = std::uint8_t(int(by_side[0][code]) | int(by_side[1][code]) << 4);
   }
   static int slot(int offset, int half) { return offset < 0 ? offset + half : offset + half - 1; }
 
@@ -178,6 +184,12 @@ inline constexpr int kOrderNearOwnSteps = 2;
 inline constexpr int kOrderTerms = 24;
 
 // The incremental shape score of a board.
+//
+// Each cell keeps, per side, the four line shapes a stone there makes,
+// packed 3 bits a direction into a 12-bit key; a cell's value and order
+// terms are one lookup by that key in a table built from the weights. A
+// stone changes one line of each cell it reaches, and most of those cells'
+// shapes not at all: those cost a load and a compare.
 class ShapeState {
  public:
   explicit ShapeState(const Variant& v) : table_(ShapeTable::five()), span_(v.span()) {
@@ -205,29 +217,46 @@ class ShapeState {
       }
     stones_.assign(span_, 0);
     codes_ = base_;
+    keys_.assign(std::size_t(span_) * 2, 0);
     value_.assign(std::size_t(span_) * 2, 0);
     order_.assign(std::size_t(span_) * 2, {0, 0});
   }
 
   void set_weights(const Weights& w) {
-    line_weight_.fill(0);
-    class_weight_.fill(0);
-    order_line_ = {};
-    order_class_ = {};
+    std::array<int, kLineShapes> line_weight{};
+    std::array<int, 4> class_weight{};
+    // Weights::order's shape terms by side: [0] the mover's, [1] the opponent's.
+    std::array<std::array<int, kLineShapes>, 2> order_line{};
+    std::array<std::array<int, 4>, 2> order_class{};
     if (w.order.size() == std::size_t(kOrderTerms))
       for (int side = 0; side < 2; ++side) {
         // The last line shape, five, wins: never a quiet move's to order.
         for (int i = 1; i < kLineShapes - 1; ++i)
-          order_line_[side][i] = w.order[(side ? kOrderTheirLine : kOrderOwnLine) + i - 1];
+          order_line[side][i] = w.order[(side ? kOrderTheirLine : kOrderOwnLine) + i - 1];
         for (int i = 1; i < 4; ++i)
-          order_class_[side][i] = w.order[(side ? kOrderTheirClass : kOrderOwnClass) + i - 1];
+          order_class[side][i] = w.order[(side ? kOrderTheirClass : kOrderOwnClass) + i - 1];
       }
     // shapes: two, open_two, three, open_three, four, open_four, five, then
     // the cell classes double_three, four_three, double_four.
     for (int i = 0; i < 7 && i < int(w.shapes.size()); ++i)
-      line_weight_[i + 1] = w.shapes[i];
+      line_weight[i + 1] = w.shapes[i];
     for (int i = 0; i < 3 && i + 7 < int(w.shapes.size()); ++i)
-      class_weight_[i + 1] = w.shapes[i + 7];
+      class_weight[i + 1] = w.shapes[i + 7];
+    for (std::size_t key = 0; key < entries_.size(); ++key) {
+      std::array<LineShape5, 4> lines{};
+      CellEntry e{};
+      for (int d = 0; d < 4; ++d) {
+        lines[d] = LineShape5((key >> (3 * d)) & 7);
+        e.value += line_weight[int(lines[d])];
+        e.order[0] += order_line[0][int(lines[d])];
+        e.order[1] += order_line[1][int(lines[d])];
+      }
+      const int c = int(combine(lines));
+      e.value += class_weight[c];
+      e.order[0] += order_class[0][c];
+      e.order[1] += order_class[1][c];
+      entries_[key] = e;
+    }
   }
 
   void reset(const Variant& v, std::span<const std::uint16_t> moves) {
@@ -238,7 +267,7 @@ class ShapeState {
     score_ = 0;
     for (int c = 0; c < v.width; ++c)
       for (int r = 0; r < v.height; ++r)
-        refresh(v.cell(c, r));
+        recount(v.cell(c, r));
     for (std::size_t i = 0; i < moves.size(); ++i)
       add(moves[i], static_cast<Side>(i & 1));
   }
@@ -268,45 +297,52 @@ class ShapeState {
   }
 
  private:
+  // A stone's value on a cell and its order terms, as the mover's [0] and
+  // as the opponent's [1], by the cell's key.
+  struct CellEntry {
+    int value = 0;
+    std::array<int, 2> order{};
+  };
+  static constexpr int kKeyBits = 3;  // a LineShape5
+  static_assert(kLineShapes <= 1 << kKeyBits);
+
   std::size_t slot_index(int cell, int d, int j) const {
     return (std::size_t(cell) * 4 + d) * 2 * table_->half + j;
   }
-  // A stone of `side` on the empty `cell`: its value, and its order terms
-  // as the mover's and as the opponent's.
-  int cell_value(int cell, int side, std::array<int, 2>& order) const {
-    std::array<LineShape5, 4> lines{};
-    int v = 0;
-    order = {0, 0};
-    for (int d = 0; d < 4; ++d) {
-      lines[d] = table_->by_side[side][codes_[std::size_t(cell) * 4 + d]];
-      v += line_weight_[int(lines[d])];
-      order[0] += order_line_[0][int(lines[d])];
-      order[1] += order_line_[1][int(lines[d])];
-    }
-    const int c = int(combine(lines));
-    order[0] += order_class_[0][c];
-    order[1] += order_class_[1][c];
-    return v + class_weight_[c];
+  // Give an empty cell's side the value of `key`.
+  void assign(std::size_t at, std::uint16_t key) {
+    keys_[at] = key;
+    const CellEntry& e = entries_[key];
+    score_ += (at & 1 ? -1 : 1) * (e.value - value_[at]);
+    value_[at] = e.value;
+    order_[at] = e.order;
   }
-  // Recompute an empty cell's values (an occupied cell is worth nothing).
-  void refresh(int cell) {
-    int* val = &value_[std::size_t(cell) * 2];
-    score_ -= val[0] - val[1];
-    auto* order = &order_[std::size_t(cell) * 2];
+  // An empty cell's keys from its four lines; an occupied cell is worth
+  // nothing (its keys are left stale, and recounted when it empties).
+  void recount(int cell) {
+    const std::size_t at = std::size_t(cell) * 2;
     if (stones_[cell]) {
-      val[0] = val[1] = 0;
-      order[0] = order[1] = {0, 0};
+      score_ -= value_[at] - value_[at + 1];
+      value_[at] = value_[at + 1] = 0;
+      order_[at] = order_[at + 1] = {0, 0};
       return;
     }
-    val[0] = cell_value(cell, 0, order[0]);
-    val[1] = cell_value(cell, 1, order[1]);
-    score_ += val[0] - val[1];
+    std::uint16_t key[2] = {0, 0};
+    for (int d = 0; d < 4; ++d) {
+      const int both = table_->both[codes_[std::size_t(cell) * 4 + d]];
+      key[0] |= std::uint16_t((both & 15) << (kKeyBits * d));
+      key[1] |= std::uint16_t((both >> 4) << (kKeyBits * d));
+    }
+    assign(at, key[0]);
+    assign(at + 1, key[1]);
   }
   void update(int cell, int stone, int delta) {
     stones_[cell] = delta > 0 ? std::uint8_t(stone) : 0;
-    refresh(cell);
+    recount(cell);
     const int h = table_->half;
-    for (int d = 0; d < 4; ++d)
+    for (int d = 0; d < 4; ++d) {
+      const int shift = kKeyBits * d;
+      const auto mask = std::uint16_t(~(7u << shift));
       for (int j = 0; j < 2 * h; ++j) {
         const int n = neighbours_[slot_index(cell, d, j)];
         if (n < 0) continue;
@@ -315,8 +351,17 @@ class ShapeState {
         auto& code = codes_[std::size_t(n) * 4 + d];
         code = delta > 0 ? code + (std::uint32_t(stone) << (2 * mirrored))
                          : code - (std::uint32_t(stone) << (2 * mirrored));
-        if (!stones_[n]) refresh(n);
+        if (stones_[n]) continue;
+        // Only line d of n changed: most often neither side's shape on it.
+        const int both = table_->both[code];
+        const std::size_t at = std::size_t(n) * 2;
+        for (int side = 0; side < 2; ++side) {
+          const auto key =
+              std::uint16_t((keys_[at + side] & mask) | ((both >> (4 * side)) & 15) << shift);
+          if (key != keys_[at + side]) assign(at + side, key);
+        }
       }
+    }
   }
 
   std::shared_ptr<const ShapeTable> table_;
@@ -325,15 +370,12 @@ class ShapeState {
   std::vector<std::uint32_t> base_;  // empty-board codes (off-board slots set)
   std::vector<std::uint32_t> codes_;
   std::vector<std::uint8_t> stones_;
-  std::vector<int> value_;  // per cell and side
+  std::vector<std::uint16_t> keys_;  // per cell and side: its four line shapes
+  std::vector<int> value_;           // per cell and side
   // per cell and side: the order terms of its stone there, as the mover's
   // and as the opponent's
   std::vector<std::array<int, 2>> order_;
-  std::array<int, kLineShapes> line_weight_{};
-  std::array<int, 4> class_weight_{};
-  // Weights::order's shape terms by side: [0] the mover's, [1] the opponent's.
-  std::array<std::array<int, kLineShapes>, 2> order_line_{};
-  std::array<std::array<int, 4>, 2> order_class_{};
+  std::array<CellEntry, std::size_t{1} << (4 * kKeyBits)> entries_{};
   int score_ = 0;
 };
 

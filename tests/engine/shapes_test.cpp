@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <string_view>
 #include <vector>
 
@@ -169,6 +170,54 @@ TEST_F(Shapes, IncrementalMatchesARecount) {
   for (std::size_t i = moves.size() - 1; i-- > 0;)
     state.remove(moves[i], static_cast<Side>(i & 1));
   EXPECT_EQ(state.score_first(), 0);
+}
+
+// A search's walk: moves made and taken back in stack order, dense enough
+// that shapes of every kind come and go, stones emptied whose lines changed
+// while they stood. At every step the kept values equal a recount.
+TEST_F(Shapes, ASearchLikeWalkMatchesARecountEverywhere) {
+  std::mt19937 rng(20261129);
+  std::vector<std::uint16_t> moves;
+  std::vector<std::uint8_t> taken(std::size_t(v.span()), 0);
+  // Cells near the centre, so lines fill up.
+  auto pick = [&] {
+    for (;;) {
+      const int c = 4 + int(rng() % 7), r = 4 + int(rng() % 7);
+      if (!taken[std::size_t(v.cell(c, r))]) return v.cell(c, r);
+    }
+  };
+  ShapeState fresh{v};
+  fresh.set_weights(Weights::defaults(v));
+  for (int step = 0; step < 400; ++step) {
+    const bool back = !moves.empty() && (moves.size() >= 40 || rng() % 3 == 0);
+    if (back) {
+      const std::uint16_t m = moves.back();
+      moves.pop_back();
+      taken[m] = 0;
+      state.remove(m, static_cast<Side>(moves.size() & 1));
+    } else {
+      const int m = pick();
+      state.add(m, static_cast<Side>(moves.size() & 1));
+      moves.push_back(std::uint16_t(m));
+      taken[std::size_t(m)] = 1;
+    }
+    fresh.reset(v, moves);
+    ASSERT_EQ(state.score_first(), fresh.score_first()) << "step " << step;
+    for (int c = 0; c < v.span(); ++c)
+      for (Side side : {Side::first, Side::second}) {
+        ASSERT_EQ(state.gain(c, side), fresh.gain(c, side)) << "step " << step << " cell " << c;
+        ASSERT_EQ(state.order_value(c, side), fresh.order_value(c, side))
+            << "step " << step << " cell " << c;
+      }
+  }
+}
+
+TEST(LineShapes, BothSidesInOneByteAgreeWithEachSidesTable) {
+  const auto t = ShapeTable::five();
+  for (std::size_t code = 0; code < t->both.size(); ++code) {
+    ASSERT_EQ(t->both[code] & 15, int(t->by_side[0][code])) << code;
+    ASSERT_EQ(t->both[code] >> 4, int(t->by_side[1][code])) << code;
+  }
 }
 
 TEST(ShapeWeights, AreDataInTheWeightsText) {
