@@ -193,8 +193,8 @@ inline constexpr int kOrderTerms = 24;
 class ShapeState {
  public:
   explicit ShapeState(const Variant& v) : table_(ShapeTable::five()), span_(v.span()) {
-    assert(shapes_fit(v));
-    const int h = table_->half;
+    assert(shapes_fit(v) && table_->half == kHalf);
+    const int h = kHalf;
     static constexpr int kSteps[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
     neighbours_.assign(std::size_t(span_) * 4 * 2 * h, -1);
     base_.assign(std::size_t(span_) * 4, 0);
@@ -304,10 +304,11 @@ class ShapeState {
     std::array<int, 2> order{};
   };
   static constexpr int kKeyBits = 3;  // a LineShape5
+  static constexpr int kHalf = 4;     // cells each side of a cell on a line (k = 5)
   static_assert(kLineShapes <= 1 << kKeyBits);
 
   std::size_t slot_index(int cell, int d, int j) const {
-    return (std::size_t(cell) * 4 + d) * 2 * table_->half + j;
+    return (std::size_t(cell) * 4 + d) * 2 * kHalf + j;
   }
   // Give an empty cell's side the value of `key`.
   void assign(std::size_t at, std::uint16_t key) {
@@ -339,29 +340,44 @@ class ShapeState {
   void update(int cell, int stone, int delta) {
     stones_[cell] = delta > 0 ? std::uint8_t(stone) : 0;
     recount(cell);
-    const int h = table_->half;
+    // The loop's state in locals: stores through the members' pointers
+    // would otherwise make the compiler reload them (and the score) at
+    // every step, the byte tables above all, which may alias anything.
+    const int* neighbours = &neighbours_[slot_index(cell, 0, 0)];
+    std::uint32_t* codes = codes_.data();
+    const std::uint8_t* stones = stones_.data();
+    const std::uint8_t* both_of = table_->both.data();
+    std::uint16_t* keys = keys_.data();
+    int* value = value_.data();
+    std::array<int, 2>* order = order_.data();
+    const CellEntry* entries = entries_.data();
+    int score = score_;
     for (int d = 0; d < 4; ++d) {
       const int shift = kKeyBits * d;
       const auto mask = std::uint16_t(~(7u << shift));
-      for (int j = 0; j < 2 * h; ++j) {
-        const int n = neighbours_[slot_index(cell, d, j)];
+      for (int j = 0; j < 2 * kHalf; ++j) {
+        const int n = neighbours[d * 2 * kHalf + j];
         if (n < 0) continue;
         // `cell` sits at the mirrored offset from n.
-        const int mirrored = 2 * h - 1 - j;
-        auto& code = codes_[std::size_t(n) * 4 + d];
-        code = delta > 0 ? code + (std::uint32_t(stone) << (2 * mirrored))
-                         : code - (std::uint32_t(stone) << (2 * mirrored));
-        if (stones_[n]) continue;
+        const std::uint32_t step = std::uint32_t(stone) << (2 * (2 * kHalf - 1 - j));
+        std::uint32_t& code = codes[std::size_t(n) * 4 + d];
+        code = delta > 0 ? code + step : code - step;
+        if (stones[n]) continue;
         // Only line d of n changed: most often neither side's shape on it.
-        const int both = table_->both[code];
-        const std::size_t at = std::size_t(n) * 2;
+        const int both = both_of[code];
         for (int side = 0; side < 2; ++side) {
-          const auto key =
-              std::uint16_t((keys_[at + side] & mask) | ((both >> (4 * side)) & 15) << shift);
-          if (key != keys_[at + side]) assign(at + side, key);
+          const std::size_t at = std::size_t(n) * 2 + side;
+          const auto key = std::uint16_t((keys[at] & mask) | ((both >> (4 * side)) & 15) << shift);
+          if (key == keys[at]) continue;
+          keys[at] = key;
+          const CellEntry& e = entries[key];
+          score += (side ? -1 : 1) * (e.value - value[at]);
+          value[at] = e.value;
+          order[at] = e.order;
         }
       }
     }
+    score_ = score;
   }
 
   std::shared_ptr<const ShapeTable> table_;
