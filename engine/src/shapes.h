@@ -310,14 +310,24 @@ class ShapeState {
   std::size_t slot_index(int cell, int d, int j) const {
     return (std::size_t(cell) * 4 + d) * 2 * kHalf + j;
   }
-  // Give an empty cell's side the value of `key`.
-  void assign(std::size_t at, std::uint16_t key) {
-    keys_[at] = key;
-    const CellEntry& e = entries_[key];
-    score_ += (at & 1 ? -1 : 1) * (e.value - value_[at]);
-    value_[at] = e.value;
-    order_[at] = e.order;
-  }
+  // The per-cell arrays as pointers, which update() keeps in locals.
+  struct Cells {
+    std::uint16_t* keys;
+    int* value;
+    std::array<int, 2>* order;
+    const CellEntry* entries;
+    // Give an empty cell's side (at = cell * 2 + side) the value of `key`;
+    // returns the change in the first player's score.
+    int assign(std::size_t at, std::uint16_t key) const {
+      keys[at] = key;
+      const CellEntry& e = entries[key];
+      const int change = (at & 1 ? -1 : 1) * (e.value - value[at]);
+      value[at] = e.value;
+      order[at] = e.order;
+      return change;
+    }
+  };
+  Cells cells() { return {keys_.data(), value_.data(), order_.data(), entries_.data()}; }
   // An empty cell's keys from its four lines; an occupied cell is worth
   // nothing (its keys are left stale, and recounted when it empties).
   void recount(int cell) {
@@ -334,8 +344,8 @@ class ShapeState {
       key[0] |= std::uint16_t((both & 15) << (kKeyBits * d));
       key[1] |= std::uint16_t((both >> 4) << (kKeyBits * d));
     }
-    assign(at, key[0]);
-    assign(at + 1, key[1]);
+    const Cells all = cells();
+    score_ += all.assign(at, key[0]) + all.assign(at + 1, key[1]);
   }
   void update(int cell, int stone, int delta) {
     stones_[cell] = delta > 0 ? std::uint8_t(stone) : 0;
@@ -347,10 +357,7 @@ class ShapeState {
     std::uint32_t* codes = codes_.data();
     const std::uint8_t* stones = stones_.data();
     const std::uint8_t* both_of = table_->both.data();
-    std::uint16_t* keys = keys_.data();
-    int* value = value_.data();
-    std::array<int, 2>* order = order_.data();
-    const CellEntry* entries = entries_.data();
+    const Cells all = cells();
     int score = score_;
     for (int d = 0; d < 4; ++d) {
       const int shift = kKeyBits * d;
@@ -367,13 +374,9 @@ class ShapeState {
         const int both = both_of[code];
         for (int side = 0; side < 2; ++side) {
           const std::size_t at = std::size_t(n) * 2 + side;
-          const auto key = std::uint16_t((keys[at] & mask) | ((both >> (4 * side)) & 15) << shift);
-          if (key == keys[at]) continue;
-          keys[at] = key;
-          const CellEntry& e = entries[key];
-          score += (side ? -1 : 1) * (e.value - value[at]);
-          value[at] = e.value;
-          order[at] = e.order;
+          const std::uint16_t old = all.keys[at];
+          const auto key = std::uint16_t((old & mask) | ((both >> (4 * side)) & 15) << shift);
+          if (key != old) score += all.assign(at, key);
         }
       }
     }
