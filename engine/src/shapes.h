@@ -107,16 +107,18 @@ inline LineShape5 classify_line(std::span<const std::uint8_t> line, int k) {
 struct ShapeTable {
   int k = 5;
   int half = 4;
-  std::array<std::vector<LineShape5>, 2> by_side;
-  // The same two shapes in one byte (the first player's in the low nibble):
-  // one load per line when both sides' shapes change together.
+  // Both sides' shapes in one byte, the first player's in the low nibble:
+  // one load per line, as the shape update wants them.
   std::vector<std::uint8_t> both;
+
+  LineShape5 shape(std::size_t code, int side) const {
+    return LineShape5((both[code] >> (4 * side)) & 15);
+  }
 
   explicit ShapeTable(int k_) : k(k_), half(k_ - 1) {
     const std::size_t size = std::size_t{1} << (4 * half);
     std::array<std::uint8_t, 16> line{};
-    by_side[0].resize(size);
-    by_side[1].resize(size);
+    both.assign(size, 0);
     for (std::size_t code = 0; code < size; ++code) {
       std::size_t swapped = 0;  // the same line with the colours exchanged
       for (int j = 0; j < 2 * half; ++j) {
@@ -126,12 +128,12 @@ struct ShapeTable {
         swapped |= std::size_t(v == 1 ? 2 : v == 2 ? 1 : v) << (2 * j);
       }
       line[half] = 0;
-      by_side[0][code] = classify_line(std::span(line.data(), 2 * half + 1), k);
-      by_side[1][swapped] = by_side[0][code];
+      // The second player's shape on the swapped line is the first's here
+      // (swapping is one to one, so each nibble is written once).
+      const int first = int(classify_line(std::span(line.data(), 2 * half + 1), k));
+      both[code] |= std::uint8_t(first);
+      both[swapped] |= std::uint8_t(first << 4);
     }
-    both.resize(size);
-    for (std::size_t code = 0; code < size; ++code)
-      both[code] = std::uint8_t(int(by_side[0][code]) | int(by_side[1][code]) << 4);
   }
   static int slot(int offset, int half) { return offset < 0 ? offset + half : offset + half - 1; }
 
@@ -292,7 +294,7 @@ class ShapeState {
   std::array<LineShape5, 4> shapes(int cell, Side s) const {
     std::array<LineShape5, 4> out{};
     for (int d = 0; d < 4; ++d)
-      out[d] = table_->by_side[index(s)][codes_[std::size_t(cell) * 4 + d]];
+      out[d] = table_->shape(codes_[std::size_t(cell) * 4 + d], index(s));
     return out;
   }
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -46,10 +47,10 @@ TEST(LineShapes, TableAgreesWithTheLineForBothSides) {
   const auto t = ShapeTable::five();
   // Slots 0..3: offsets -4..-1, 4..7: +1..+4; first player 1, second 2.
   std::uint32_t code = (1u << (2 * 2)) | (1u << (2 * 3)) | (1u << (2 * 4));  // .XX_X...
-  EXPECT_EQ(t->by_side[0][code], LineShape5::open_four);
-  EXPECT_EQ(t->by_side[1][code], LineShape5::none);
+  EXPECT_EQ(t->shape(code, 0), LineShape5::open_four);
+  EXPECT_EQ(t->shape(code, 1), LineShape5::none);
   std::uint32_t swapped = (2u << (2 * 2)) | (2u << (2 * 3)) | (2u << (2 * 4)) | (1u << (2 * 1));
-  EXPECT_EQ(t->by_side[1][swapped], LineShape5::four);  // the second player's, blocked by the first
+  EXPECT_EQ(t->shape(swapped, 1), LineShape5::four);  // the second player's, blocked by the first
 }
 
 TEST(CellClasses, CombineTheFourLines) {
@@ -68,6 +69,27 @@ class Shapes : public ::testing::Test {
   void SetUp() override {
     state.set_weights(Weights::defaults(v));
     state.reset(v, {});
+  }
+  // Whether the kept score, gains and order values equal a recount of
+  // `moves` from an empty board; names the first difference.
+  ::testing::AssertionResult matches_recount(std::span<const std::uint16_t> moves) const {
+    ShapeState fresh{v};
+    fresh.set_weights(Weights::defaults(v));
+    fresh.reset(v, moves);
+    if (state.score_first() != fresh.score_first())
+      return ::testing::AssertionFailure()
+             << "score " << state.score_first() << ", recounted " << fresh.score_first();
+    for (int c = 0; c < v.span(); ++c)
+      for (Side side : {Side::first, Side::second}) {
+        if (state.gain(c, side) != fresh.gain(c, side))
+          return ::testing::AssertionFailure() << "cell " << c << " gain " << state.gain(c, side)
+                                               << ", recounted " << fresh.gain(c, side);
+        if (state.order_value(c, side) != fresh.order_value(c, side))
+          return ::testing::AssertionFailure()
+                 << "cell " << c << " order value " << state.order_value(c, side) << ", recounted "
+                 << fresh.order_value(c, side);
+      }
+    return ::testing::AssertionSuccess();
   }
 };
 
@@ -158,15 +180,7 @@ TEST_F(Shapes, IncrementalMatchesARecount) {
   for (std::size_t i = 0; i < moves.size(); ++i)
     state.add(moves[i], static_cast<Side>(i & 1));
   state.remove(moves.back(), Side::second);
-  ShapeState fresh{v};
-  fresh.set_weights(Weights::defaults(v));
-  fresh.reset(v, std::span(moves).first(moves.size() - 1));
-  EXPECT_EQ(state.score_first(), fresh.score_first());
-  for (int c = 0; c < v.span(); ++c)
-    for (Side side : {Side::first, Side::second}) {
-      EXPECT_EQ(state.order_value(c, side), fresh.order_value(c, side)) << c;
-      EXPECT_EQ(state.gain(c, side), fresh.gain(c, side)) << c;
-    }
+  EXPECT_TRUE(matches_recount(std::span(moves).first(moves.size() - 1)));
   for (std::size_t i = moves.size() - 1; i-- > 0;)
     state.remove(moves[i], static_cast<Side>(i & 1));
   EXPECT_EQ(state.score_first(), 0);
@@ -186,8 +200,6 @@ TEST_F(Shapes, ASearchLikeWalkMatchesARecountEverywhere) {
       if (!taken[std::size_t(v.cell(c, r))]) return v.cell(c, r);
     }
   };
-  ShapeState fresh{v};
-  fresh.set_weights(Weights::defaults(v));
   for (int step = 0; step < 400; ++step) {
     const bool back = !moves.empty() && (moves.size() >= 40 || rng() % 3 == 0);
     if (back) {
@@ -201,22 +213,21 @@ TEST_F(Shapes, ASearchLikeWalkMatchesARecountEverywhere) {
       moves.push_back(std::uint16_t(m));
       taken[std::size_t(m)] = 1;
     }
-    fresh.reset(v, moves);
-    ASSERT_EQ(state.score_first(), fresh.score_first()) << "step " << step;
-    for (int c = 0; c < v.span(); ++c)
-      for (Side side : {Side::first, Side::second}) {
-        ASSERT_EQ(state.gain(c, side), fresh.gain(c, side)) << "step " << step << " cell " << c;
-        ASSERT_EQ(state.order_value(c, side), fresh.order_value(c, side))
-            << "step " << step << " cell " << c;
-      }
+    ASSERT_TRUE(matches_recount(moves)) << "step " << step;
   }
 }
 
-TEST(LineShapes, BothSidesInOneByteAgreeWithEachSidesTable) {
+// Every line, with the colours exchanged, is the other side's same shape.
+TEST(LineShapes, EachSidesShapeIsTheOthersOnTheSwappedLine) {
   const auto t = ShapeTable::five();
   for (std::size_t code = 0; code < t->both.size(); ++code) {
-    ASSERT_EQ(t->both[code] & 15, int(t->by_side[0][code])) << code;
-    ASSERT_EQ(t->both[code] >> 4, int(t->by_side[1][code])) << code;
+    std::size_t swapped = 0;
+    for (int j = 0; j < 8; ++j) {
+      const std::size_t v = (code >> (2 * j)) & 3;
+      swapped |= (v == 1 ? 2 : v == 2 ? 1 : v) << (2 * j);
+    }
+    ASSERT_EQ(t->shape(code, 0), t->shape(swapped, 1)) << code;
+    ASSERT_LT(int(t->shape(code, 0)), kLineShapes) << code;
   }
 }
 
