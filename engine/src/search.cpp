@@ -181,6 +181,7 @@ class Core {
     return wins.any() ? wins.lowest() : kNoCell;
   }
   Score evaluate() const {
+    sync_eval();
     const Score first = use_shapes_ ? std::clamp(eval_.score_first() + shapes_->score_first(),
                                                  -kMaxEval + 1, kMaxEval - 1)
                                     : eval_.score_first();
@@ -194,20 +195,29 @@ class Core {
   Score stand_pat_score(int threat_score) const {
     return std::clamp(evaluate() + threat_score, -kMaxEval + 1, kMaxEval - 1);
   }
-  void make(int m) {
-    // The windows score and order moves always; shapes add to their score.
-    if (use_eval_) {
-      eval_.add(m, pos_.to_move());
-      if (use_shapes_) shapes_->add(m, pos_.to_move());
-    }
-    pos_.make_nonwinning(m);
-  }
+  // The evaluation (the windows, which score and order moves, and the
+  // shapes, which add to both) follows the position lazily: a move enters it
+  // only when something reads it (evaluate(), the order's gains). A node
+  // that ends before that (a table cutoff, a VCF found at a leaf, a reply
+  // to a five threat that passes the move on) costs it nothing, on make or
+  // on undo. The first `synced_` moves of the position are in it.
+  void make(int m) { pos_.make_nonwinning(m); }
   void undo() {
     const int m = pos_.last_move();
     pos_.undo();
-    if (use_eval_) {
+    if (synced_ > pos_.ply()) {
+      --synced_;
       eval_.remove(m, pos_.to_move());
       if (use_shapes_) shapes_->remove(m, pos_.to_move());
+    }
+  }
+  void sync_eval() const {
+    if (!use_eval_) return;
+    const auto moves = pos_.moves();
+    for (; synced_ < int(moves.size()); ++synced_) {
+      const Side mover = static_cast<Side>(synced_ & 1);  // as EvalState::reset
+      eval_.add(moves[std::size_t(synced_)], mover);
+      if (use_shapes_) shapes_->add(moves[std::size_t(synced_)], mover);
     }
   }
   // The leaves' threat terms for the side to move (Weights::threats): the
@@ -251,6 +261,7 @@ class Core {
   // What a move is worth to the order: the windows' gain, and where shapes
   // are on, the terms of Weights::order (OrderTerms has them one by one).
   int order_gain(int m, Side us) const {
+    sync_eval();
     const int windows = eval_.gain(m, us);
     if (!use_shapes_) return windows;
     int g = windows + shapes_->gain(m, us) * order_shape_gain_ / 100 + shapes_->order_value(m, us);
@@ -297,8 +308,9 @@ class Core {
   Position<W> pos_;
   TranspositionTable& tt_;
   detail::WindowTable windows_;
-  detail::EvalState eval_;
-  std::optional<detail::ShapeState> shapes_;  // built when the weights ask for shapes
+  mutable detail::EvalState eval_;
+  mutable std::optional<detail::ShapeState> shapes_;  // built when the weights ask for shapes
+  mutable int synced_ = 0;  // the position's moves in eval_ and shapes_ (make())
   bool use_shapes_ = false;
   std::array<int, kMaxCells> centre_{};
   std::array<std::int8_t, kMaxCells> col_{}, row_{};  // a cell's column and row
@@ -342,9 +354,11 @@ void Core<W>::seat(const Game& game, const Limits& limits, bool use_eval) {
   for (Cell m : game.moves())
     pos_.make_nonwinning(m);  // the game is not over
   use_eval_ = use_eval;
+  synced_ = 0;
   if (use_eval_) {
     eval_.reset(pos_.moves());
     if (use_shapes_) shapes_->reset(geo_->variant, pos_.moves());
+    synced_ = pos_.ply();
   }
   aborted_ = false;
   nodes_ = 0;
