@@ -75,6 +75,18 @@ class EvalState {
     value_.assign(table_.k + 1, 0);
     for (std::size_t n = 1; n < w.by_count.size() && n < value_.size(); ++n)
       value_[n] = w.by_count[n];
+    // A window's part of a freestyle gain, by its stones (mine, theirs):
+    // mine grows where it holds none of theirs, theirs dies where it holds
+    // none of mine. A table, not branches: the order reads it for every
+    // window through every candidate.
+    const int stride = table_.k + 1;
+    gain_by_counts_.assign(std::size_t(stride * stride), 0);
+    for (int mine = 0; mine < table_.k; ++mine)
+      for (int theirs = 0; theirs < table_.k; ++theirs)
+        gain_by_counts_[std::size_t(mine * stride + theirs)] =
+            theirs == 0 ? value_[mine + 1] - value_[mine] + (mine + 1 == table_.k ? 1000 : 0)
+            : mine == 0 ? value_[theirs]
+                        : 0;
   }
   const Weights& weights() const { return weights_; }
 
@@ -101,7 +113,13 @@ class EvalState {
   // windows grow and the opponent's windows through the cell die.
   int gain(int cell, Side s) const {
     if (table_.exact) return exact_gain(cell, s);
-    return gain_as<false>(cell, s);
+    const int me = index(s), stride = table_.k + 1;
+    int g = 0;
+    for (std::uint32_t i = table_.first[cell]; i < table_.first[cell + 1]; ++i) {
+      const auto& c = counts_[table_.ids[i]];
+      g += gain_by_counts_[std::size_t(c[me] * stride + c[1 - me])];
+    }
+    return g;
   }
 
  private:
@@ -149,37 +167,34 @@ class EvalState {
     update_as<false>(cell, side, delta);
   }
 
-  template <bool Exact>
-  int gain_as(int cell, Side s) const {
+  // Out of line, so that freestyle's update and gain stay as small as they were.
+  [[gnu::noinline]] void exact_update(int cell, int side, int delta) {
+    update_as<true>(cell, side, delta);
+  }
+  // The standard rule's gain: liveness also asks the cells just outside.
+  [[gnu::noinline]] int exact_gain(int cell, Side s) const {
     const int me = index(s);
     int g = 0;
     for (std::uint32_t i = table_.first[cell]; i < table_.first[cell + 1]; ++i) {
       const auto id = table_.ids[i];
       const auto& c = counts_[id];
-      if (live_for<Exact>(id, me))
+      if (live_for<true>(id, me))
         g += value_[c[me] + 1] - value_[c[me]] + (c[me] + 1 == table_.k ? 1000 : 0);
-      else if (c[me] == 0 && live_for<Exact>(id, 1 - me))
+      else if (c[me] == 0 && live_for<true>(id, 1 - me))
         g += value_[c[1 - me]];
     }
-    if constexpr (Exact) {
-      // A stone just outside its own live window spoils it.
-      for (std::uint32_t i = table_.outer_first[cell]; i < table_.outer_first[cell + 1]; ++i) {
-        const auto id = table_.outer_ids[i];
-        if (live_for<Exact>(id, me)) g -= value_[counts_[id][me]];
-      }
+    // A stone just outside its own live window spoils it.
+    for (std::uint32_t i = table_.outer_first[cell]; i < table_.outer_first[cell + 1]; ++i) {
+      const auto id = table_.outer_ids[i];
+      if (live_for<true>(id, me)) g -= value_[counts_[id][me]];
     }
     return g;
   }
 
-  // Out of line, so that freestyle's update and gain stay as small as they were.
-  [[gnu::noinline]] void exact_update(int cell, int side, int delta) {
-    update_as<true>(cell, side, delta);
-  }
-  [[gnu::noinline]] int exact_gain(int cell, Side s) const { return gain_as<true>(cell, s); }
-
   const WindowTable& table_;
   Weights weights_;
   std::vector<int> value_;  // by stone count, 0..k (a full window is a win, scored 0 here)
+  std::vector<int> gain_by_counts_;  // [mine * (k + 1) + theirs] (set_weights)
   std::vector<std::array<std::uint8_t, 2>> counts_;
   std::vector<std::array<std::uint8_t, 2>> outer_;  // standard rule: own stones just outside
   std::array<int, 2> side_sum_{};
