@@ -75,10 +75,10 @@ class EvalState {
     value_.assign(table_.k + 1, 0);
     for (std::size_t n = 1; n < w.by_count.size() && n < value_.size(); ++n)
       value_[n] = w.by_count[n];
-    // A window's part of a freestyle gain, by its stones (mine, theirs):
-    // mine grows where it holds none of theirs, theirs dies where it holds
-    // none of mine. A table, not branches: the order reads it for every
-    // window through every candidate.
+    // A window's part of a gain, by its stones (mine, theirs): mine grows
+    // where it holds none of theirs, theirs dies where it holds none of
+    // mine. A table, not branches: the order reads it for every window
+    // through every candidate. The standard rule's gain reads it too.
     const int stride = table_.k + 1;
     gain_by_counts_.assign(std::size_t(stride * stride), 0);
     for (int mine = 0; mine < table_.k; ++mine)
@@ -171,17 +171,16 @@ class EvalState {
   [[gnu::noinline]] void exact_update(int cell, int side, int delta) {
     update_as<true>(cell, side, delta);
   }
-  // The standard rule's gain: liveness also asks the cells just outside.
+  // The standard rule's gain: freestyle's, but a window whose owner has a
+  // stone just outside it is live for no one and gains nothing.
   [[gnu::noinline]] int exact_gain(int cell, Side s) const {
-    const int me = index(s);
+    const int me = index(s), stride = table_.k + 1;
     int g = 0;
     for (std::uint32_t i = table_.first[cell]; i < table_.first[cell + 1]; ++i) {
       const auto id = table_.ids[i];
       const auto& c = counts_[id];
-      if (live_for<true>(id, me))
-        g += value_[c[me] + 1] - value_[c[me]] + (c[me] + 1 == table_.k ? 1000 : 0);
-      else if (c[me] == 0 && live_for<true>(id, 1 - me))
-        g += value_[c[1 - me]];
+      const int owner = c[1 - me] == 0 ? me : 1 - me;
+      if (outer_[id][owner] == 0) g += gain_by_counts_[std::size_t(c[me] * stride + c[1 - me])];
     }
     // A stone just outside its own live window spoils it.
     for (std::uint32_t i = table_.outer_first[cell]; i < table_.outer_first[cell + 1]; ++i) {
