@@ -14,17 +14,12 @@
 #include "inarow/server/memory_store.h"
 #include "inarow/server/sqlite_store.h"
 #include "records.h"
+#include "stores.h"
 
 namespace inarow::server {
 namespace {
 
-std::filesystem::path fresh_db(const char* name) {
-  auto path = std::filesystem::temp_directory_path() /
-              (std::string(name) + "-" + std::to_string(::getpid()) + ".db");
-  for (const char* suffix : {"", "-wal", "-shm"})
-    std::filesystem::remove(path.string() + suffix);
-  return path;
-}
+using testing::TempDb;
 
 std::unique_ptr<Store> open(const std::filesystem::path& path) {
   auto store = open_sqlite_store(path.string());
@@ -55,7 +50,8 @@ void write_ok(Store& store, std::vector<StoreOp> ops) {
 }
 
 TEST(AccountsStore, AnAccountAndItsDevicesSurviveReopening) {
-  const auto path = fresh_db("inarow-accounts-store");
+  const TempDb temp("inarow-accounts-store");
+  const auto& path = temp.path();
   {
     auto store = open(path);
     ASSERT_TRUE(store);
@@ -87,7 +83,8 @@ TEST(AccountsStore, AnAccountAndItsDevicesSurviveReopening) {
 // Signing the other devices out keeps one token, the first or a device's,
 // and touches no other player; both stores agree.
 TEST(AccountsStore, RevokingDevicesKeepsOneTokenOfThatPlayerOnly) {
-  const auto path = fresh_db("inarow-accounts-revoke");
+  const TempDb temp("inarow-accounts-revoke");
+  const auto& path = temp.path();
   MemoryStore memory;
   {
     auto sqlite = open(path);
@@ -126,7 +123,8 @@ TEST(AccountsStore, RevokingDevicesKeepsOneTokenOfThatPlayerOnly) {
 }
 
 TEST(AccountsStore, ASecondAccountWithTheSameNameKeyFailsItsWholeTransaction) {
-  const auto path = fresh_db("inarow-accounts-unique");
+  const TempDb temp("inarow-accounts-unique");
+  const auto& path = temp.path();
   auto store = open(path);
   ASSERT_TRUE(store);
   write_ok(*store, {store_op::SavePlayer{player("pa", "Alice")},
@@ -189,7 +187,8 @@ void expect_games(Store& store) {
 }
 
 TEST(AccountsStore, GamesPerVariantAreWhatTheRatingsSaved) {
-  const auto path = fresh_db("inarow-accounts-games");
+  const TempDb temp("inarow-accounts-games");
+  const auto& path = temp.path();
   {
     auto store = open(path);
     ASSERT_TRUE(store);

@@ -14,6 +14,7 @@
 #include "inarow/server/sqlite_store.h"
 #include "old_schemas.h"
 #include "records.h"
+#include "stores.h"
 
 namespace inarow::server {
 namespace {
@@ -22,15 +23,7 @@ using testing::ids_of;
 using testing::page_through;
 using testing::query_rows;
 using testing::run_sql;
-
-std::filesystem::path temp_db(const char* name) {
-  auto path = std::filesystem::temp_directory_path() /
-              (std::string(name) + "-" + std::to_string(::getpid()) + ".db");
-  for (const char* suffix : {"", "-wal", "-shm"}) {
-    std::filesystem::remove(path.string() + suffix);
-  }
-  return path;
-}
+using testing::TempDb;
 
 MatchRecord game(const std::string& id, const std::string& first, const std::string& second,
                  std::int64_t created_ms) {
@@ -150,7 +143,8 @@ void expect_history(Store& store) {
 }
 
 TEST(HistoryStore, SqliteListsAPlayersGamesNewestFirstByCursor) {
-  const auto path = temp_db("inarow-history-store");
+  const TempDb temp("inarow-history-store");
+  const auto& path = temp.path();
   {
     auto store = open_sqlite_store(path.string());
     ASSERT_TRUE(store) << store.error();
@@ -224,7 +218,8 @@ void expect_private_games_for_their_players(Store& store) {
 }
 
 TEST(HistoryStore, PrivateGamesAreListedToTheirPlayersOnlyInFullPages) {
-  const auto path = temp_db("inarow-history-private");
+  const TempDb temp("inarow-history-private");
+  const auto& path = temp.path();
   {
     auto store = open_sqlite_store(path.string());
     ASSERT_TRUE(store) << store.error();
@@ -306,7 +301,8 @@ TEST(HistoryStore, AFinishedSwapFilesThePlayersByTheirNewSides) {
 // (without rating changes, which schema 4 did not keep), its live match
 // still restores, and a game that ends now files its changes.
 TEST(HistoryStore, MigratesASchemaFourStore) {
-  const auto path = temp_db("inarow-history-migrate4");
+  const TempDb temp("inarow-history-migrate4");
+  const auto& path = temp.path();
   run_sql(path, std::string(testing::kSchema4Tables) + R"sql(
     INSERT INTO players VALUES ('pa', 'alice', 'h', 0), ('pb', 'bob', 'h', 0);
     INSERT INTO matches VALUES ('m1', 'tictactoe', 1, 1, 0, 0, 'pa', 'pb', '', '', 1, 1, 1, 50, 1,

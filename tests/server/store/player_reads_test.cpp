@@ -27,7 +27,7 @@ using testing::query_text;
 using testing::run_sql;
 
 using testing::ids_of;
-using testing::temp_db;
+using testing::TempDb;
 
 // A schema-5 store, by hand: Alice and Bob played rated tictactoe twice and
 // rated connect4 once; a live, an aborted and an unrated connect4 game do
@@ -55,7 +55,8 @@ constexpr const char* kSchema5Rows = R"sql(
 )sql";
 
 TEST(PlayerReadsMigration, ASchemaFiveStoreCountsEachRatingsGames) {
-  const auto path = temp_db("inarow-player-reads-migrate5");
+  const TempDb temp("inarow-player-reads-migrate5");
+  const auto& path = temp.path();
   run_sql(path, std::string(testing::kSchema4Tables) + testing::kSchema5Additions + kSchema5Rows);
   {
     auto store = open_sqlite_store(path.string());
@@ -96,7 +97,8 @@ TEST(PlayerReadsMigration, ASchemaFiveStoreCountsEachRatingsGames) {
 // From further back: a schema-2 store (ratings, matches without records)
 // migrates through every step and its ratings count their games too.
 TEST(PlayerReadsMigration, ASchemaTwoStoreCountsEachRatingsGames) {
-  const auto path = temp_db("inarow-player-reads-migrate2");
+  const TempDb temp("inarow-player-reads-migrate2");
+  const auto& path = temp.path();
   run_sql(path, std::string(testing::kSchema2Tables) + R"sql(
     INSERT INTO players VALUES ('pa', 'Alice', 't-a', 0), ('pb', 'Bob', 't-b', 0);
     INSERT INTO ratings VALUES ('pa', 'tictactoe', 1600, 80, 0.06), ('pb', 'tictactoe', 1400, 80, 0.06);

@@ -12,6 +12,7 @@
 #include "inarow/server/store_writer.h"
 #include "old_schemas.h"
 #include "records.h"
+#include "stores.h"
 
 namespace inarow::server {
 namespace {
@@ -19,17 +20,9 @@ namespace {
 using testing::query_rows;
 using testing::query_text;
 using testing::run_sql;
+using testing::TempDb;
 
 using namespace std::chrono_literals;
-
-std::filesystem::path temp_db(const char* name) {
-  auto path = std::filesystem::temp_directory_path() /
-              (std::string(name) + "-" + std::to_string(::getpid()) + ".db");
-  for (const char* suffix : {"", "-wal", "-shm"}) {
-    std::filesystem::remove(path.string() + suffix);
-  }
-  return path;
-}
 
 // Rows in the log table, read through a connection of the test's own.
 int log_rows(const std::filesystem::path& path) {
@@ -63,7 +56,8 @@ MatchRecord match(const std::string& id) {
 }
 
 TEST(SqliteStore, WritesSurviveReopening) {
-  const auto path = temp_db("inarow-store-test");
+  const TempDb temp("inarow-store-test");
+  const auto& path = temp.path();
   {
     auto store = open_sqlite_store(path.string());
     ASSERT_TRUE(store) << store.error();
@@ -123,7 +117,8 @@ TEST(SqliteStore, WritesSurviveReopening) {
 
 // Finished matches' events are dropped from the log; live ones' never are.
 TEST(SqliteStore, PrunesTheLogOfFinishedMatchesOnly) {
-  const auto path = temp_db("inarow-store-prune");
+  const TempDb temp("inarow-store-prune");
+  const auto& path = temp.path();
   auto store = open_sqlite_store(path.string(), SqliteOptions{.prune_every = {}});
   ASSERT_TRUE(store) << store.error();
   ASSERT_TRUE((*store)->write(std::vector<StoreOp>{
@@ -148,7 +143,8 @@ TEST(SqliteStore, PrunesTheLogOfFinishedMatchesOnly) {
 // A store written by schema 1 (events keyed by match, moves as made) opens:
 // live matches keep their events, finished ones their records.
 TEST(SqliteStore, MigratesASchemaOneStore) {
-  const auto path = temp_db("inarow-store-migrate");
+  const TempDb temp("inarow-store-migrate");
+  const auto& path = temp.path();
   {
     sqlite3* db = nullptr;
     ASSERT_EQ(sqlite3_open(path.string().c_str(), &db), SQLITE_OK);
@@ -205,7 +201,8 @@ TEST(SqliteStore, MigratesASchemaOneStore) {
 // opens: its records still read, and games that end from now on file their
 // record in their match row, under the partial live index.
 TEST(SqliteStore, MigratesASchemaTwoStore) {
-  const auto path = temp_db("inarow-store-migrate2");
+  const TempDb temp("inarow-store-migrate2");
+  const auto& path = temp.path();
   run_sql(path, std::string(testing::kSchema2Tables) + R"sql(
     INSERT INTO matches VALUES ('mdone', 'tictactoe', 1, 1, 60000, 0, 'pa', 'pb', '', '', 2, 1, 1, 3, 1);
     INSERT INTO matches VALUES ('mlive', 'tictactoe', 1, 0, 0, 0, 'pa', 'pb', '', '', 0, 0, 2, 0, 2);
@@ -264,7 +261,8 @@ TEST(SqliteStore, MigratesASchemaTwoStore) {
 // opens at schema 7: its matches, live and finished, at generation 0, a
 // single node's; its live match goes on unchecked, and can be taken over.
 TEST(SqliteStore, MigratesASchemaSixStore) {
-  const auto path = temp_db("inarow-store-migrate6");
+  const TempDb temp("inarow-store-migrate6");
+  const auto& path = temp.path();
   run_sql(path, std::string(testing::kSchema4Tables) + testing::kSchema5Additions +
                     testing::kSchema6Additions + R"sql(
     INSERT INTO players VALUES ('pa', 'Alice', 't-a', 0), ('pb', 'Bob', 't-b', 0);
@@ -316,7 +314,8 @@ TEST(SqliteStore, MigratesASchemaSixStore) {
 // A record edited by hand into something that does not parse ends at the
 // last good line; it never throws or invents moves.
 TEST(SqliteStore, AGarbledRecordEndsAtItsLastGoodLine) {
-  const auto path = temp_db("inarow-store-garbled");
+  const TempDb temp("inarow-store-garbled");
+  const auto& path = temp.path();
   {
     auto store = open_sqlite_store(path.string());
     ASSERT_TRUE(store) << store.error();
@@ -342,7 +341,8 @@ TEST(SqliteStore, AGarbledRecordEndsAtItsLastGoodLine) {
 }
 
 TEST(SqliteStore, RefusesAStoreFromANewerSchema) {
-  const auto path = temp_db("inarow-store-newer");
+  const TempDb temp("inarow-store-newer");
+  const auto& path = temp.path();
   {
     sqlite3* db = nullptr;
     ASSERT_EQ(sqlite3_open(path.string().c_str(), &db), SQLITE_OK);
@@ -358,7 +358,8 @@ TEST(SqliteStore, RefusesAStoreFromANewerSchema) {
 // store's writing connection through its fsync (here: through a wait for
 // another connection's lock), and the read must not wait for it.
 TEST(SqliteStore, ARecordIsReadWhileACommitWaits) {
-  const auto path = temp_db("inarow-store-reader-test");
+  const TempDb temp("inarow-store-reader-test");
+  const auto& path = temp.path();
   auto store = open_sqlite_store(path.string(), SqliteOptions{.busy_timeout = 5000ms});
   ASSERT_TRUE(store);
   ASSERT_TRUE((*store)->write(std::vector<StoreOp>{store_op::CreateMatch{match("m1")}}));
@@ -397,7 +398,8 @@ TEST(SqliteStore, ARecordIsReadWhileACommitWaits) {
 // is long (a restart), or a server that runs for days fills the disk and its
 // memory maps an ever larger WAL index.
 TEST(SqliteStore, CheckpointsCopyTheWalBackAndKeepItBounded) {
-  const auto path = temp_db("inarow-store-checkpoint-test");
+  const TempDb temp("inarow-store-checkpoint-test");
+  const auto& path = temp.path();
   const auto size = [&](const char* suffix) {
     std::error_code ec;
     const auto n = std::filesystem::file_size(path.string() + suffix, ec);

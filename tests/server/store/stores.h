@@ -7,9 +7,11 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <system_error>
 
 #include "inarow/server/memory_store.h"
 #include "inarow/server/sqlite_store.h"
@@ -17,15 +19,32 @@
 namespace inarow::server::testing {
 
 // A store file's path under the temp dir, unique in this process, with no
-// file (nor WAL) there yet.
-inline std::filesystem::path temp_db(const std::string& name) {
-  static int n = 0;
-  auto path = std::filesystem::temp_directory_path() /
-              (name + "-" + std::to_string(::getpid()) + "-" + std::to_string(++n) + ".db");
-  for (const char* suffix : {"", "-wal", "-shm"})
-    std::filesystem::remove(path.string() + suffix);
-  return path;
-}
+// file (nor WAL, nor shared memory) there on construction or after
+// destruction. Every store and connection on the path must be closed before
+// it goes: declare it before them.
+class TempDb {
+ public:
+  explicit TempDb(const std::string& name)
+      : path_(std::filesystem::temp_directory_path() /
+              (name + "-" + std::to_string(::getpid()) + "-" + std::to_string(++made_) + ".db")) {
+    for (const char* suffix : {"", "-wal", "-shm"})
+      std::filesystem::remove(path_.string() + suffix);
+  }
+  ~TempDb() {
+    std::error_code ec;
+    for (const char* suffix : {"", "-wal", "-shm"})
+      std::filesystem::remove(path_.string() + suffix, ec);
+  }
+  TempDb(const TempDb&) = delete;
+  TempDb& operator=(const TempDb&) = delete;
+
+  const std::filesystem::path& path() const { return path_; }
+  std::string string() const { return path_.string(); }
+
+ private:
+  static inline std::atomic<int> made_{0};
+  std::filesystem::path path_;
+};
 
 // A store opened by a call that may fail: the failure is the test's.
 class OpenedStore {
@@ -47,17 +66,12 @@ class SqliteFileStore : public OpenedStore {
   // unique): a real database does, the in-memory store does not.
   static constexpr bool kTransactional = true;
   static constexpr const char* kName = "SqliteFile";
-  SqliteFileStore() : path_(temp_db("inarow-store")) {
-    take(open_sqlite_store(path_.string(), SqliteOptions{.full_sync = false}));
-  }
-  ~SqliteFileStore() {
-    store_.reset();
-    for (const char* suffix : {"", "-wal", "-shm"})
-      std::filesystem::remove(path_.string() + suffix);
-  }
+  SqliteFileStore() { take(open_sqlite_store(db_.string(), SqliteOptions{.full_sync = false})); }
+  // The store (in the base, which outlives db_) closes before its file goes.
+  ~SqliteFileStore() { store_.reset(); }
 
  private:
-  std::filesystem::path path_;
+  TempDb db_{"inarow-store"};
 };
 
 class SqliteMemoryStore : public OpenedStore {
