@@ -11,6 +11,12 @@ constexpr std::string_view kThreatKeys[] = {"four", "three", "their_four", "thei
 constexpr std::string_view kShapeKeys[] = {
     "shape_two",       "shape_open_two", "shape_three",  "shape_open_three", "shape_four",
     "shape_open_four", "shape_five",     "double_three", "four_three",       "double_four"};
+// Weights::gain_shapes: the shapes' keys for the order's copy.
+constexpr std::string_view kGainShapeKeys[] = {
+    "gain_shape_two",  "gain_shape_open_two",  "gain_shape_three", "gain_shape_open_three",
+    "gain_shape_four", "gain_shape_open_four", "gain_shape_five",  "gain_double_three",
+    "gain_four_three", "gain_double_four"};
+static_assert(std::size(kGainShapeKeys) == std::size(kShapeKeys));
 // Weights::order, place for place (engine/src/shapes.h has the layout).
 constexpr std::string_view kOrderKeys[] = {"order_shape_gain",
                                            "order_two",
@@ -41,8 +47,13 @@ static_assert(std::size(kOrderKeys) == detail::kOrderTerms);
 // window count out of range, or no key at all.
 std::string not_a_weight(const Variant& v, std::string_view name) {
   const std::string quoted = "'" + std::string(name) + "'";
+  if (name.starts_with("gain_w") && detail::shapes_fit(v))
+    return quoted + " is out of range (gain_w1..gain_w" + std::to_string(v.k - 1) + ")";
   if (std::find(std::begin(kShapeKeys), std::end(kShapeKeys), name) != std::end(kShapeKeys) ||
-      std::find(std::begin(kOrderKeys), std::end(kOrderKeys), name) != std::end(kOrderKeys))
+      std::find(std::begin(kGainShapeKeys), std::end(kGainShapeKeys), name) !=
+          std::end(kGainShapeKeys) ||
+      std::find(std::begin(kOrderKeys), std::end(kOrderKeys), name) != std::end(kOrderKeys) ||
+      name.starts_with("gain_w"))
     return quoted + " needs k = 5 without gravity (freestyle)";
   if (std::find(std::begin(kThreatKeys), std::end(kThreatKeys), name) != std::end(kThreatKeys))
     return quoted + " needs k >= 5 without gravity";
@@ -62,7 +73,10 @@ std::pair<int, int> Weights::range(std::string_view key) {
   return {-10000, 10000};
 }
 
-Weights Weights::defaults(const Variant& v) {
+namespace {
+
+// The built-in weights, before the order's copy of its gain values.
+Weights builtin(const Variant& v) {
   Weights w;
   // Tuned by inarow-arena (Texel, then SPSA) and accepted by an SPRT against
   // the hand-set seeds below: see bots/weights/ for the runs and the matches.
@@ -129,6 +143,19 @@ Weights Weights::defaults(const Variant& v) {
   for (int n = 1; n < v.k; ++n) {
     w.by_count[n] = value;
     value *= 5;
+  }
+  return w;
+}
+
+}  // namespace
+
+Weights Weights::defaults(const Variant& v) {
+  Weights w = builtin(v);
+  // Where the order has terms of its own, its gain keeps the values it was
+  // fitted with, whatever a tuner does to the score's.
+  if (!w.order.empty()) {
+    w.gain_by_count = w.by_count;
+    w.gain_shapes = w.shapes;
   }
   return w;
 }
@@ -215,6 +242,10 @@ std::vector<std::string> Weights::keys() const {
   out.emplace_back("tempo");
   for (std::size_t i = 0; i < shapes.size() && i < std::size(kShapeKeys); ++i)
     out.emplace_back(kShapeKeys[i]);
+  for (std::size_t n = 1; n < gain_by_count.size(); ++n)
+    out.push_back("gain_w" + std::to_string(n));
+  for (std::size_t i = 0; i < gain_shapes.size() && i < std::size(kGainShapeKeys); ++i)
+    out.emplace_back(kGainShapeKeys[i]);
   for (std::size_t i = 0; i < order.size() && i < std::size(kOrderKeys); ++i)
     out.emplace_back(kOrderKeys[i]);
   return out;
@@ -230,12 +261,16 @@ int* Weights::find(std::string_view key) {
   if (int* x = in(kThreatKeys, threats)) return x;
   if (int* x = in(kShapeKeys, shapes)) return x;
   if (int* x = in(kOrderKeys, order)) return x;
+  if (int* x = in(kGainShapeKeys, gain_shapes)) return x;
+  // wN, gain_wN: a window count's weight, the score's or the order's.
+  std::vector<int>& counts = key.starts_with("gain_") ? gain_by_count : by_count;
+  if (key.starts_with("gain_")) key.remove_prefix(5);
   int n = 0;
   if (key.size() < 2 || key[0] != 'w' ||
       std::from_chars(key.data() + 1, key.data() + key.size(), n).ptr != key.data() + key.size() ||
-      n < 1 || static_cast<std::size_t>(n) >= by_count.size())
+      n < 1 || static_cast<std::size_t>(n) >= counts.size())
     return nullptr;
-  return &by_count[static_cast<std::size_t>(n)];
+  return &counts[static_cast<std::size_t>(n)];
 }
 
 std::string Weights::to_text() const {

@@ -221,12 +221,19 @@ class ShapeState {
     codes_ = base_;
     keys_.assign(std::size_t(span_) * 2, 0);
     value_.assign(std::size_t(span_) * 2, 0);
-    order_.assign(std::size_t(span_) * 2, {0, 0});
+    order_.assign(std::size_t(span_) * 2, {});
   }
 
   void set_weights(const Weights& w) {
-    std::array<int, kLineShapes> line_weight{};
-    std::array<int, 4> class_weight{};
+    std::array<int, kLineShapes> line_weight{}, gain_line{};
+    std::array<int, 4> class_weight{}, gain_class{};
+    // The order's gain reads its own copy of the values where the weights
+    // have one (Weights::gain_shapes): tuning the score leaves the order be.
+    const std::vector<int>& gain = w.gain_shapes.empty() ? w.shapes : w.gain_shapes;
+    for (int i = 0; i < 7 && i < int(gain.size()); ++i)
+      gain_line[i + 1] = gain[i];
+    for (int i = 0; i < 3 && i + 7 < int(gain.size()); ++i)
+      gain_class[i + 1] = gain[i + 7];
     // Weights::order's shape terms by side: [0] the mover's, [1] the opponent's.
     std::array<std::array<int, kLineShapes>, 2> order_line{};
     std::array<std::array<int, 4>, 2> order_class{};
@@ -252,11 +259,13 @@ class ShapeState {
         e.value += line_weight[int(lines[d])];
         e.order[0] += order_line[0][int(lines[d])];
         e.order[1] += order_line[1][int(lines[d])];
+        e.order[2] += gain_line[int(lines[d])];
       }
       const int c = int(combine(lines));
       e.value += class_weight[c];
       e.order[0] += order_class[0][c];
       e.order[1] += order_class[1][c];
+      e.order[2] += gain_class[c];
       entries_[key] = e;
     }
   }
@@ -265,7 +274,7 @@ class ShapeState {
     codes_ = base_;
     std::fill(stones_.begin(), stones_.end(), 0);
     std::fill(value_.begin(), value_.end(), 0);
-    std::fill(order_.begin(), order_.end(), std::array<int, 2>{0, 0});
+    std::fill(order_.begin(), order_.end(), std::array<int, 3>{});
     score_ = 0;
     for (int c = 0; c < v.width; ++c)
       for (int r = 0; r < v.height; ++r)
@@ -278,10 +287,12 @@ class ShapeState {
   void remove(int cell, Side s) { update(cell, index(s) + 1, -1); }
 
   Score score_first() const { return std::clamp(score_, -kMaxEval + 1, kMaxEval - 1); }
-  // What a move on an empty cell is worth to `s`: its own shapes there plus
-  // the opponent's it spoils.
+  // What a move on an empty cell is worth to `s` in the order's gain: its
+  // own shapes there plus the opponent's it spoils, valued by the order's
+  // copy of the shape weights.
   int gain(int cell, Side s) const {
-    return value_[std::size_t(cell) * 2 + index(s)] + value_[std::size_t(cell) * 2 + 1 - index(s)];
+    return order_[std::size_t(cell) * 2 + index(s)][2] +
+           order_[std::size_t(cell) * 2 + 1 - index(s)][2];
   }
   // The shapes' part of a move's place in the order (Weights::order): what
   // a stone of `s` on the empty `cell` makes, and what one of the
@@ -299,11 +310,12 @@ class ShapeState {
   }
 
  private:
-  // A stone's value on a cell and its order terms, as the mover's [0] and
-  // as the opponent's [1], by the cell's key.
+  // A stone's value on a cell, and its order terms: as the mover's [0], as
+  // the opponent's [1], and its value to the order's gain [2]; by the
+  // cell's key.
   struct CellEntry {
     int value = 0;
-    std::array<int, 2> order{};
+    std::array<int, 3> order{};
   };
   static constexpr int kKeyBits = 3;  // a LineShape5
   static constexpr int kHalf = 4;     // cells each side of a cell on a line (k = 5)
@@ -316,7 +328,7 @@ class ShapeState {
   struct Cells {
     std::uint16_t* keys;
     int* value;
-    std::array<int, 2>* order;
+    std::array<int, 3>* order;
     const CellEntry* entries;
     // Give an empty cell's side (at = cell * 2 + side) the value of `key`;
     // returns the change in the first player's score.
@@ -337,7 +349,7 @@ class ShapeState {
     if (stones_[cell]) {
       score_ -= value_[at] - value_[at + 1];
       value_[at] = value_[at + 1] = 0;
-      order_[at] = order_[at + 1] = {0, 0};
+      order_[at] = order_[at + 1] = {};
       return;
     }
     std::uint16_t key[2] = {0, 0};
@@ -394,8 +406,8 @@ class ShapeState {
   std::vector<std::uint16_t> keys_;  // per cell and side: its four line shapes
   std::vector<int> value_;           // per cell and side
   // per cell and side: the order terms of its stone there, as the mover's
-  // and as the opponent's
-  std::vector<std::array<int, 2>> order_;
+  // and as the opponent's, and its value to the order's gain
+  std::vector<std::array<int, 3>> order_;
   std::array<CellEntry, std::size_t{1} << (4 * kKeyBits)> entries_{};
   int score_ = 0;
 };

@@ -72,20 +72,28 @@ class EvalState {
 
   void set_weights(const Weights& w) {
     weights_ = w;
-    value_.assign(table_.k + 1, 0);
-    for (std::size_t n = 1; n < w.by_count.size() && n < value_.size(); ++n)
-      value_[n] = w.by_count[n];
+    auto values = [this](const std::vector<int>& by_count) {
+      std::vector<int> out(table_.k + 1, 0);
+      for (std::size_t n = 1; n < by_count.size() && n < out.size(); ++n)
+        out[n] = by_count[n];
+      return out;
+    };
+    value_ = values(w.by_count);
     // A window's part of a gain, by its stones (mine, theirs): mine grows
     // where it holds none of theirs, theirs dies where it holds none of
     // mine. A table, not branches: the order reads it for every window
-    // through every candidate. The standard rule's gain reads it too.
+    // through every candidate. The standard rule's gain reads it too. Its
+    // values are the order's own where the weights have them
+    // (Weights::gain_by_count), so tuning the score leaves the order be.
+    gain_value_ = w.gain_by_count.empty() ? value_ : values(w.gain_by_count);
+    const std::vector<int>& gain = gain_value_;
     const int stride = table_.k + 1;
     gain_by_counts_.assign(std::size_t(stride * stride), 0);
     for (int mine = 0; mine < table_.k; ++mine)
       for (int theirs = 0; theirs < table_.k; ++theirs)
         gain_by_counts_[std::size_t(mine * stride + theirs)] =
-            theirs == 0 ? value_[mine + 1] - value_[mine] + (mine + 1 == table_.k ? 1000 : 0)
-            : mine == 0 ? value_[theirs]
+            theirs == 0 ? gain[mine + 1] - gain[mine] + (mine + 1 == table_.k ? 1000 : 0)
+            : mine == 0 ? gain[theirs]
                         : 0;
   }
   const Weights& weights() const { return weights_; }
@@ -185,7 +193,7 @@ class EvalState {
     // A stone just outside its own live window spoils it.
     for (std::uint32_t i = table_.outer_first[cell]; i < table_.outer_first[cell + 1]; ++i) {
       const auto id = table_.outer_ids[i];
-      if (live_for<true>(id, me)) g -= value_[counts_[id][me]];
+      if (live_for<true>(id, me)) g -= gain_value_[counts_[id][me]];
     }
     return g;
   }
@@ -193,6 +201,7 @@ class EvalState {
   const WindowTable& table_;
   Weights weights_;
   std::vector<int> value_;  // by stone count, 0..k (a full window is a win, scored 0 here)
+  std::vector<int> gain_value_;      // value_'s copy for the order's gain (set_weights)
   std::vector<int> gain_by_counts_;  // [mine * (k + 1) + theirs] (set_weights)
   std::vector<std::array<std::uint8_t, 2>> counts_;
   std::vector<std::array<std::uint8_t, 2>> outer_;  // standard rule: own stones just outside

@@ -104,7 +104,9 @@ TEST(Ladder, GomokusLadderIsMonotoneWithClearGaps) {
     ASSERT_TRUE(m) << l.name;
     EXPECT_EQ(m->anchor, "beginner");
     EXPECT_EQ(m->games, 540);  // calibrate -n 60 --neighbours
-    if (below) EXPECT_GT(m->elo - below->elo, std::max(m->margin, below->margin)) << l.name;
+    if (below) {
+      EXPECT_GT(m->elo - below->elo, std::max(m->margin, below->margin)) << l.name;
+    }
     below = m;
   }
 }

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "inarow/common/splitmix.h"
 #include "inarow/engine/search.h"
 #include "stones.h"
@@ -55,6 +57,20 @@ TEST(Weights, TheOrdersTermsAreData) {
   ASSERT_FALSE(standard);
   EXPECT_NE(standard.error().message.find("needs k = 5 without gravity"), std::string::npos)
       << standard.error().message;
+  // The order's copies of the score's values go with its terms.
+  EXPECT_EQ(d.gain_by_count, d.by_count);
+  EXPECT_EQ(d.gain_shapes, d.shapes);
+  EXPECT_TRUE(Weights::defaults(Variant::gomoku_standard()).gain_by_count.empty());
+  EXPECT_TRUE(Weights::defaults(Variant::connect4()).gain_shapes.empty());
+  for (const auto& [variant, text, why] :
+       {std::tuple{Variant::gomoku_standard(), "gain_w1 = 3", "needs k = 5 without gravity"},
+        std::tuple{Variant::gomoku(), "gain_w5 = 3",
+                   "'gain_w5' is out of range (gain_w1..gain_w4)"},
+        std::tuple{Variant::connect4(), "gain_shape_two = 1", "needs k = 5 without gravity"}}) {
+    const auto bad = Weights::parse(variant, text);
+    ASSERT_FALSE(bad) << text;
+    EXPECT_NE(bad.error().message.find(why), std::string::npos) << bad.error().message;
+  }
 }
 
 // Gomoku-sized boards weigh the mover's own windows again (Weights::tempo);
@@ -116,10 +132,15 @@ TEST(Weights, EveryWeightHasItsKey) {
   EXPECT_EQ(std::vector<std::string>(keys.begin(), keys.begin() + 9),
             (std::vector<std::string>{"w1", "w2", "w3", "w4", "four", "three", "their_four",
                                       "their_three", "tempo"}));
-  ASSERT_EQ(keys.size(), 43u);  // then the ten shapes and the order's 24 terms
+  // then the ten shapes, the order's copies of w1..w4 and of the shapes, and
+  // the order's 24 terms
+  ASSERT_EQ(keys.size(), 57u);
   EXPECT_EQ(keys[18], "double_four");
-  EXPECT_EQ(keys[19], "order_shape_gain");
-  EXPECT_EQ(keys[20], "order_two");
+  EXPECT_EQ(keys[19], "gain_w1");
+  EXPECT_EQ(keys[23], "gain_shape_two");
+  EXPECT_EQ(keys[32], "gain_double_four");
+  EXPECT_EQ(keys[33], "order_shape_gain");
+  EXPECT_EQ(keys[34], "order_two");
   EXPECT_EQ(keys.back(), "order_near_own_2");
   ASSERT_NE(g.find("w3"), nullptr);
   EXPECT_EQ(*g.find("w3"), 51);
@@ -131,7 +152,16 @@ TEST(Weights, EveryWeightHasItsKey) {
   EXPECT_EQ(g.shapes[8], 33);
   *g.find("order_their_open_three") = -9;
   EXPECT_EQ(g.order[10], -9);
-  for (const char* none : {"w0", "w5", "w", "w2x", "five", "", "tempo "})
+  // The order's copies start as the score's and move apart.
+  EXPECT_EQ(*g.find("gain_w3"), 51);
+  *g.find("gain_w3") = 12;
+  *g.find("gain_four_three") = 5;
+  EXPECT_EQ(g.gain_by_count[3], 12);
+  EXPECT_EQ(g.by_count[3], 51);
+  EXPECT_EQ(g.gain_shapes[8], 5);
+  EXPECT_EQ(g.shapes[8], 33);
+  for (const char* none : {"w0", "w5", "w", "w2x", "five", "", "tempo ", "gain_w0", "gain_w5",
+                           "gain_", "gain_three", "gain_order_two"})
     EXPECT_EQ(g.find(none), nullptr) << none;
   // The text form is the keys, each with its value (and the evaluator switch).
   EXPECT_EQ(*Weights::parse(Variant::gomoku(), g.to_text()), g);

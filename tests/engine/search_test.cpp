@@ -289,6 +289,32 @@ TEST(OrderTerms, OnlyTheMoversFoursGoFirst) {
   EXPECT_EQ(first, (std::vector<int>{0, 1, 2, 3}));
 }
 
+// The order's gain reads its own copy of the windows' and the shapes'
+// values: weights that move the score (as a tuner does) leave every move's
+// place in the order as it was, and the copy, moved, changes it.
+TEST(OrderTerms, TheScoresWeightsLeaveTheOrderBe) {
+  const Variant v = Variant::gomoku();
+  const Game game = testing::from_stones(v, {"h8", "i9", "g10", "k7"}, {"h9", "j8", "f11", "d4"});
+  const Weights start = Weights::defaults(v);
+  const Weights score = *Weights::parse(v, "w3 = 5\nw2 = 40\nshape_four = 90\nfour_three = -40\n");
+  const Weights gain = *Weights::parse(v, "gain_w3 = 5\ngain_w2 = 40\ngain_shape_four = 90\n");
+  EXPECT_EQ(gain.by_count, start.by_count);
+  EXPECT_EQ(gain.shapes, start.shapes);
+  Searcher a(v, start, 1), b(v, score, 1), c(v, gain, 1);
+  const EvalTerms terms = a.eval_terms(game);
+  EXPECT_NE(score.evaluate(terms), start.evaluate(terms));
+  EXPECT_EQ(gain.evaluate(terms), start.evaluate(terms));
+  int moved = 0, cells = 0;
+  for (const OrderTerms::Move& m : a.order_terms(game).moves) {
+    const int rank = a.move_rank(game, m.cell).rank;
+    EXPECT_EQ(b.move_rank(game, m.cell).rank, rank) << format_cell(v, m.cell);
+    moved += c.move_rank(game, m.cell).rank != rank;
+    ++cells;
+  }
+  EXPECT_GT(cells, 20);
+  EXPECT_GT(moved, 0);
+}
+
 // The terms and the weights give the order a node uses: where a move's tier
 // and value are its own, its rank is the count of moves above it.
 TEST(OrderTerms, TheWeightsDotTheTermsIsTheOrder) {

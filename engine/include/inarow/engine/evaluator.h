@@ -47,6 +47,15 @@ struct Weights {
   // (order_near_own_1..2). Present with the shapes; inarow-arena order
   // --fit fits them to a strong player's games.
   std::vector<int> order;
+  // The order's own copy of the values its gain is made of: the windows'
+  // (keys gain_w1..gain_w(k-1)) and, where shapes are on, the shapes'
+  // (gain_shape_two ... gain_double_four). Empty, the order reads by_count
+  // and shapes themselves. With the copy, a tuner that moves the score
+  // moves only the score: the forward prune keeps the order's first ten
+  // moves, and a fit that moved them with the score played hundreds of
+  // Elo worse (bench/gomoku/RESULTS.md). Present with the order's terms.
+  std::vector<int> gain_by_count;
+  std::vector<int> gain_shapes;
   // The side to move's own windows count this many percent more at a leaf
   // (key tempo): it plays next, so its lines are nearer to threats than the
   // same lines of the opponent's. 0 on small boards (solved or tuned
@@ -56,8 +65,9 @@ struct Weights {
   // The built-in weights for a variant (tic-tac-toe: 2 -> 2, 1 -> 1).
   static Weights defaults(const Variant& v);
   // Every number above by its key in the text form, in that form's order:
-  // w1..w(k-1), the threat terms, tempo, the shapes, the order's terms
-  // (those these weights have). What a tuner moves picks among them by name.
+  // w1..w(k-1), the threat terms, tempo, the shapes, the order's gain
+  // values, the order's terms (those these weights have). What a tuner
+  // moves picks among them by name.
   std::vector<std::string> keys() const;
   // The values parse reads for the weight under `key`: -10000..10000, the
   // tempo -100..1000 (percent).
