@@ -231,6 +231,32 @@ std::optional<std::vector<LabelledGame>> read_records(const Variant& v,
   return out;
 }
 
+// Labelled positions of `v` (texel --labels), as read_records says what is
+// wrong.
+std::optional<std::vector<LabelledPosition>> read_labels(const Variant& v,
+                                                         const std::vector<std::string>& paths) {
+  std::vector<LabelledPosition> out;
+  for (const auto& path : paths) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      std::cerr << "inarow-arena: --labels: cannot read " << path << "\n";
+      return std::nullopt;
+    }
+    const std::string text{std::istreambuf_iterator<char>(in), {}};
+    auto positions = labelled_positions(v, text);
+    if (!positions) {
+      std::cerr << "inarow-arena: --labels: " << path << ": " << positions.error().message << "\n";
+      return std::nullopt;
+    }
+    out.insert(out.end(), positions->begin(), positions->end());
+  }
+  if (out.empty()) {
+    std::cerr << "inarow-arena: --labels: no positions in them\n";
+    return std::nullopt;
+  }
+  return out;
+}
+
 // inarow-arena order --fit: fits, says what moved and writes the weights.
 int fit_order_command(const Variant& v, const Weights& start,
                       const std::vector<LabelledGame>& games, const OrderFitOptions& options,
@@ -387,7 +413,9 @@ int main(int argc, char** argv) {
 
   // texel
   auto* texel = app.add_subcommand(
-      "texel", "Fit weights to game results (logistic fit): self-play, or recorded games");
+      "texel",
+      "Fit weights to game results (logistic fit): self-play, recorded games, or labelled "
+      "positions");
   std::string texel_variant = "connect4", texel_start, texel_out = "weights.txt";
   int texel_games = 200, texel_depth = 2, texel_iterations = 300;
   std::uint64_t texel_seed = 1;
@@ -398,6 +426,19 @@ int main(int argc, char** argv) {
   texel->add_option("--records", texel_records,
                     "Tournament record files (--record) to take the games from instead of "
                     "self-play; repeatable");
+  std::vector<std::string> texel_labels;
+  texel
+      ->add_option("--labels", texel_labels,
+                   "Labelled positions instead of games: 'MOVES CHANCE' a line, CHANCE the "
+                   "first player's (0..1; e.g. a stronger engine's view); repeatable")
+      ->excludes("--records");
+  int texel_min_count = 0;
+  texel
+      ->add_option("--min-count", texel_min_count,
+                   "Positions a term must be non-zero in to be fitted (else it keeps its "
+                   "start weight)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   texel->add_option("--depth", texel_depth, "Self-play search depth")->capture_default_str();
   texel->add_option("--iterations", texel_iterations, "Gradient steps")->capture_default_str();
   texel->add_option("--seed", texel_seed, "Seed")->capture_default_str();
@@ -578,14 +619,22 @@ int main(int argc, char** argv) {
       if (!games) return 2;
       o.recorded = std::move(games).value();
     }
+    if (!texel_labels.empty()) {
+      auto positions = read_labels(variant, texel_labels);
+      if (!positions) return 2;
+      o.positions = std::move(positions).value();
+    }
+    o.min_count = texel_min_count;
     o.depth = texel_depth;
     o.iterations = texel_iterations;
     o.seed = texel_seed;
     const auto r = run_texel(o);
     std::cout << "Texel fit " << variant.name << ": " << r.positions << " positions, K " << r.k
               << ", mean squared error " << r.loss_start << " -> " << r.loss_end << "; "
-              << r.held_out << " held out: " << r.held_out_start << " -> " << r.held_out_end << "\n"
-              << r.weights.to_text();
+              << r.held_out << " held out: " << r.held_out_start << " -> " << r.held_out_end
+              << "\n";
+    if (!r.kept.empty()) std::cout << "kept (fewer than --min-count): " << joined(r.kept) << "\n";
+    std::cout << r.weights.to_text();
     const std::string header =
         "# Texel-fitted weights for " + variant.name + "\nvariant = " + variant.name + "\n";
     return write_file(texel_out, header + r.weights.to_text()) ? 0 : 1;

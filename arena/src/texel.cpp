@@ -1,8 +1,11 @@
 #include "inarow/arena/texel.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <random>
+#include <sstream>
+#include <string>
 
 #include "inarow/arena/record.h"
 #include "inarow/bots/bot.h"
@@ -70,6 +73,14 @@ struct Layout {
   // Window counts stay non-negative (as the tuners have always kept them);
   // the other terms may turn negative, within what Weights::parse reads.
   double lowest(std::size_t i) const { return i < counts ? 0.0 : -10000.0; }
+  // Each fitted weight's key, place for place: Weights::keys without the
+  // tempo, which the fit holds.
+  static std::vector<std::string> names(const Weights& w, std::size_t size) {
+    std::vector<std::string> keys = w.keys();
+    std::erase(keys, "tempo");
+    keys.resize(size);
+    return keys;
+  }
 };
 
 struct Sample {
@@ -119,7 +130,18 @@ TexelResult run_texel(const TexelOptions& o) {
     }
   };
 
-  if (!o.recorded.empty()) {
+  if (!o.positions.empty()) {
+    for (std::size_t i = 0; i < o.positions.size(); ++i) {
+      Game game(v);
+      bool replays = true;
+      for (Cell c : o.positions[i].moves)
+        replays = replays && game.play(c);
+      if (!replays || game.over()) continue;
+      const EvalTerms t = terms_of.eval_terms(game);
+      if (t.quiet)
+        (i % 10 == 9 ? held : fit).push_back({layout.features(t), o.positions[i].first_wins});
+    }
+  } else if (!o.recorded.empty()) {
     for (std::size_t g = 0; g < o.recorded.size(); ++g)
       take(o.recorded[g].moves, o.recorded[g].result, o.recorded[g].skip, g % 10 == 9);
   } else {
@@ -173,6 +195,18 @@ TexelResult run_texel(const TexelOptions& o) {
     scale = std::max(scale, std::abs(x));
   const double lr = o.learning_rate > 0 ? o.learning_rate : scale / 100;
   std::vector<double> mom(m, 0), vel(m, 0);
+  // Terms too rare to fit keep their weights.
+  std::vector<int> nonzero(m, 0);
+  for (const Sample& s : fit)
+    for (std::size_t i = 0; i < m; ++i)
+      nonzero[i] += s.features[i] != 0;
+  std::vector<bool> held_back(m, false);
+  const auto names = Layout::names(start, m);
+  for (std::size_t i = 0; i < m; ++i)
+    if (nonzero[i] < o.min_count) {
+      held_back[i] = true;
+      r.kept.push_back(names[i]);
+    }
   for (int it = 1; it <= o.iterations && !fit.empty(); ++it) {
     std::vector<double> grad(m, 0);
     for (const Sample& s : fit) {
@@ -182,6 +216,7 @@ TexelResult run_texel(const TexelOptions& o) {
         grad[i] += d * s.features[i];
     }
     for (std::size_t i = 0; i < m; ++i) {
+      if (held_back[i]) continue;
       grad[i] /= double(fit.size());
       mom[i] = 0.9 * mom[i] + 0.1 * grad[i];
       vel[i] = 0.999 * vel[i] + 0.001 * grad[i] * grad[i];
@@ -223,6 +258,40 @@ expected<std::vector<LabelledGame>, Error> labelled_games(const Variant& v,
     const auto opening = Game::parse(v, g->opening);
     if (!opening) return fail("opening: " + opening.error().describe());
     out.push_back({game->moves(), g->result, opening->ply()});
+  }
+  return out;
+}
+
+expected<std::vector<LabelledPosition>, Error> labelled_positions(const Variant& v,
+                                                                  std::string_view text) {
+  std::vector<LabelledPosition> out;
+  int line_no = 0;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(at, end - at);
+    const std::size_t offset = at;
+    at = end + 1;
+    ++line_no;
+    if (const auto hash = line.find('#'); hash != std::string_view::npos)
+      line = line.substr(0, hash);
+    std::istringstream in{std::string(line)};
+    std::string moves, chance, extra;
+    if (!(in >> moves)) continue;  // blank or a comment
+    auto fail = [&](const std::string& why) {
+      return unexpected(
+          Error{ErrorCode::bad_syntax, offset, "line " + std::to_string(line_no) + ": " + why});
+    };
+    if (!(in >> chance) || (in >> extra)) return fail("expected 'MOVES CHANCE'");
+    double p = 0;
+    const auto [ptr, ec] = std::from_chars(chance.data(), chance.data() + chance.size(), p);
+    if (ec != std::errc{} || ptr != chance.data() + chance.size() || !(p >= 0 && p <= 1))
+      return fail("the first player's chance '" + chance + "' is not a number in 0..1");
+    const auto game = Game::parse(v, moves);
+    if (!game) return fail("moves: " + game.error().describe());
+    if (game->over()) return fail("the game is over: no position to evaluate");
+    out.push_back({game->moves(), p});
   }
   return out;
 }

@@ -210,6 +210,72 @@ TEST(Tuning, TexelFitsGomokuTermsFromRecordedGames) {
   EXPECT_EQ(windows_only.positions, r.positions);
 }
 
+TEST(Tuning, LabelledPositionsAreReadOrNameTheLine) {
+  const Variant v = Variant::gomoku();
+  const auto read = labelled_positions(v, "# pbrain-rapfi, 150 ms\nh8i9h10 0.62\n\nh8 1 # won\n");
+  ASSERT_TRUE(read) << read.error().describe();
+  ASSERT_EQ(read->size(), 2u);
+  EXPECT_EQ((*read)[0].moves.size(), 3u);
+  EXPECT_DOUBLE_EQ((*read)[0].first_wins, 0.62);
+  EXPECT_DOUBLE_EQ((*read)[1].first_wins, 1.0);
+  for (const auto& [text, why] :
+       {std::pair{"h8", "expected 'MOVES CHANCE'"}, std::pair{"h8 0.5 0.4", "expected"},
+        std::pair{"h8 -0.1", "not a number in 0..1"}, std::pair{"h8 nan", "not a number in 0..1"},
+        std::pair{"h8 half", "not a number in 0..1"}, std::pair{"h8h8 0.5", "moves:"},
+        std::pair{"a1b1a2b2a3b3a4b4a5 0.5", "the game is over"}}) {
+    const auto bad = labelled_positions(v, std::string("h8 0.5\n") + text + "\n");
+    ASSERT_FALSE(bad) << text;
+    EXPECT_EQ(bad.error().code, ErrorCode::bad_syntax);
+    EXPECT_NE(bad.error().message.find("line 2"), std::string::npos) << bad.error().message;
+    EXPECT_NE(bad.error().message.find(why), std::string::npos) << bad.error().message;
+  }
+}
+
+// Positions labelled by another evaluation (here the built-in one with w2
+// at 40, not 16) pull the fit towards it; a term in too few positions
+// keeps its weight, and the order's copies never move.
+TEST(Tuning, TexelFitsLabelledPositionsAndKeepsRareTerms) {
+  const Variant v = Variant::gomoku();
+  const Weights start = Weights::defaults(v);
+  Weights target = start;
+  target.by_count[2] = 40;
+  Searcher bot(v, start, 4);
+  std::vector<LabelledPosition> positions;
+  for (const Opening& op : make_openings(v, {.count = 20, .plies = 3, .depth = 2, .seed = 5})) {
+    Game g(v);
+    for (Cell c : op.moves)
+      (void)g.play(c);
+    while (!g.over()) {
+      const double e = double(target.evaluate(bot.eval_terms(g)));
+      positions.push_back({g.moves(), 1.0 / (1.0 + std::exp(-e / 200.0))});
+      (void)g.play(bot.search(g, Limits{.depth = 1}).best);
+    }
+  }
+  TexelOptions o;
+  o.variant = v;
+  o.start = start;
+  o.positions = positions;
+  o.iterations = 300;
+  const auto r = run_texel(o);
+  EXPECT_GT(r.positions, 200);
+  EXPECT_GT(r.held_out, 20);
+  EXPECT_LT(r.loss_end, r.loss_start / 2);
+  // K is fitted to the start weights, not the labels' 200, so the scale
+  // may differ: w2 against w3 goes more than halfway from 16:51 to 40:51.
+  const double ratio = double(r.weights.by_count[2]) / r.weights.by_count[3];
+  EXPECT_GT(ratio, (16.0 / 51 + 40.0 / 51) / 2) << r.weights.to_text();
+  EXPECT_TRUE(r.kept.empty());
+  EXPECT_EQ(r.weights.gain_by_count, start.gain_by_count);
+  EXPECT_EQ(r.weights.gain_shapes, start.gain_shapes);
+  // No term is in a million positions: every weight stays.
+  o.min_count = 1000000;
+  const auto none = run_texel(o);
+  EXPECT_EQ(none.weights, start);
+  EXPECT_EQ(none.kept.size(), 4u + 4u + 10u);  // w1..w4, the threat terms, the shapes
+  EXPECT_EQ(none.kept.front(), "w1");
+  EXPECT_EQ(none.kept.back(), "double_four");
+}
+
 // The move order against recorded games: each quiet position's played
 // move counted where the order put it.
 TEST(MoveOrder, CountsWhereThePlayedMovesCame) {

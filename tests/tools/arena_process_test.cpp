@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <string_view>
 
 #include "inarow/arena/record.h"
 #include "inarow/arena/report.h"
@@ -325,6 +326,54 @@ TEST(ArenaCli, OrderFitWritesTheWeights) {
   EXPECT_EQ(run(arena + " order --fit --records " + game + " --weights " + windows + " -o " + out),
             2);
   EXPECT_EQ(run(arena + " order --fit --min-count -1 --records " + game), 2);
+  fs::remove_all(dir);
+}
+
+// texel --labels: positions with their own chances (a stronger engine's
+// view) instead of game results; a term in fewer than --min-count of them
+// is named and keeps its weight; a bad file is a usage error naming the line.
+TEST(ArenaCli, TexelFitsLabelledPositions) {
+  const auto dir = fs::temp_directory_path() / ("inarow_labels_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string arena = INAROW_ARENA_EXE;
+  const auto labels = (dir / "labels.txt").string(), out = (dir / "fitted.txt").string(),
+             log = (dir / "log.txt").string();
+  {
+    std::ofstream file(labels);
+    file << "# first player's chances\n";
+    // Quiet positions around the centre, the first player's the better.
+    const char* const positions[] = {"h8i9h9",        "h8i9h9i10",      "h8i9h9i10g8",
+                                     "h8i9h9i10g8j7", "h8g7i9j10",      "h8g7i9j10g9",
+                                     "h8i8h9i9",      "h8i8h9i9g10j10", "h8j8h9j9h7",
+                                     "h8j8h9j9h7h6",  "g7i9h8j10f6k11"};
+    for (int i = 0; i < 20; ++i)
+      for (const char* p : positions)
+        file << p << " " << (std::string_view(p).size() % 4 == 0 ? "0.7" : "0.4") << "\n";
+  }
+  ASSERT_EQ(run("sh -c '" + arena + " texel -v gomoku --labels " + labels +
+                " --iterations 20 --min-count 50 -o " + out + " > " + log + "'"),
+            0);
+  const std::string text = slurp(log);
+  EXPECT_NE(text.find("Texel fit gomoku: "), std::string::npos) << text;
+  EXPECT_NE(text.find("kept (fewer than --min-count): "), std::string::npos) << text;
+  EXPECT_NE(text.find("double_four"), std::string::npos) << text;
+  const auto fitted = Weights::parse(Variant::gomoku(), slurp(out));
+  ASSERT_TRUE(fitted) << fitted.error().describe();
+  const Weights start = Weights::defaults(Variant::gomoku());
+  EXPECT_NE(fitted->by_count, start.by_count);
+  EXPECT_EQ(fitted->shapes[9], start.shapes[9]);  // double_four: in none of them
+  EXPECT_EQ(fitted->gain_by_count, start.gain_by_count);
+  EXPECT_EQ(fitted->order, start.order);
+
+  std::ofstream(labels) << "h8 0.5\nh8i9 1.5\n";
+  EXPECT_EQ(run("sh -c '" + arena + " texel -v gomoku --labels " + labels + " -o " + out + " 2> " +
+                log + "'"),
+            2);
+  EXPECT_NE(slurp(log).find("line 2: the first player's chance '1.5'"), std::string::npos)
+      << slurp(log);
+  EXPECT_EQ(run(arena + " texel -v gomoku --labels " + (dir / "none.txt").string()), 2);
+  EXPECT_EQ(run(arena + " texel -v gomoku --labels " + labels + " --records " + labels), 2);
+  EXPECT_EQ(run(arena + " texel -v gomoku --labels " + labels + " --min-count -3"), 2);
   fs::remove_all(dir);
 }
 

@@ -1,12 +1,16 @@
 // Texel-style fitting of the evaluator's weights: quiet positions labelled
 // with their game's result, from self-play or from recorded games (any
-// players', a stronger engine's best), and weights chosen to minimise the
-// squared error between the result and sigmoid(eval / K). The search's
-// leaf evaluation is linear in every weight (EvalTerms), so the fit moves
-// the window counts, the threat terms and, while they are on, the shapes.
+// players', a stronger engine's best), or each with its own chance (a
+// stronger engine's view of it), and weights chosen to minimise the squared
+// error between the label and sigmoid(eval / K). The search's leaf
+// evaluation is linear in every weight (EvalTerms), so the fit moves the
+// window counts, the threat terms and, while they are on, the shapes. The
+// move order's copies of those values (Weights::gain_by_count, gain_shapes)
+// stay as they are.
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -27,11 +31,23 @@ struct LabelledGame {
   int skip = 0;
 };
 
+// A position with the first player's chance in it, 0..1 (a stronger
+// engine's evaluation of it, say).
+struct LabelledPosition {
+  std::vector<Cell> moves;
+  double first_wins = 0.5;
+};
+
 struct TexelOptions {
   Variant variant = Variant::connect4();
   Weights start;    // the self-play bots' weights and the fit's start
   int games = 200;  // self-play games to draw positions from, when `recorded` is empty
   std::vector<LabelledGame> recorded;  // games to draw positions from instead
+  std::vector<LabelledPosition> positions;  // or positions with their own labels
+  // A weight whose term is not 0 in at least this many of the fitted
+  // positions keeps its start value: a rare term (an open four in a quiet
+  // position) fitted to a handful of positions learns their noise.
+  int min_count = 0;
   int depth = 2;
   int iterations = 300;        // gradient steps
   double learning_rate = 0.0;  // <= 0: chosen from the data
@@ -45,9 +61,10 @@ struct TexelResult {
   double loss_start = 0;  // mean squared error with the start weights
   double loss_end = 0;
   std::int64_t positions = 0;
-  std::int64_t held_out = 0;  // positions kept out of the fit (every tenth game's)
+  std::int64_t held_out = 0;  // positions kept out of the fit (every tenth game's or position)
   double held_out_start = 0;  // their mean squared error with the start weights
   double held_out_end = 0;    // and with the fitted ones
+  std::vector<std::string> kept;  // weights held at their start values (min_count)
 };
 
 TexelResult run_texel(const TexelOptions& o);
@@ -60,5 +77,12 @@ TexelResult run_texel(const TexelOptions& o);
 // naming the line.
 expected<std::vector<LabelledGame>, Error> labelled_games(const Variant& v,
                                                           std::string_view records);
+
+// Labelled positions, one a line: the moves in the board's notation, then
+// the first player's chance (0..1), e.g. "h8i9h10 0.62". '#' starts a
+// comment. A line that does not parse, a position that does not replay or
+// is over, or a chance outside 0..1 is an error naming the line.
+expected<std::vector<LabelledPosition>, Error> labelled_positions(const Variant& v,
+                                                                  std::string_view text);
 
 }  // namespace inarow::arena
