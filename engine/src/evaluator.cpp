@@ -107,15 +107,20 @@ Weights builtin(const Variant& v) {
                47,  10, 68, 500, -38, -4, 9,   21, 14, 12, 20, 13};
   }
   if (v.same_board(Variant::gomoku())) {
-    // Freestyle gomoku scores shapes on top of the windows, all nineteen
-    // weights tuned together by SPSA at 50,000 nodes a move from the set
-    // below (bots/weights/gomoku.txt): +16.4 +- 12.2 Elo at 300,000 nodes
-    // (GSPRT(0, 10) accepted after 1,926 games), level at the small budgets.
-    w.by_count = {0, 3, 16, 51, 32};
-    w.threats = {4, 48, 14, 33};
+    // Freestyle gomoku scores shapes on top of the windows. The score's
+    // weights are fitted (texel --labels) to pbrain-rapfi's evaluation of
+    // 10,981 quiet positions of our own self-play, terms in fewer than 300
+    // of them held (bots/weights/gomoku.txt has the run and the matches).
+    w.by_count = {0, 5, 22, 16, 32};
+    w.threats = {-6, 48, 13, 33};
     w.tempo = 69;
-    w.shapes = {1, -2, 1, 4, 7, 16, 20, 18, 37, 31};
+    w.shapes = {0, 0, 0, 7, 39, 16, 20, -42, 252, 31};
     w.shapes_on = true;
+    // The order's gain keeps the values its terms were fitted with: the
+    // SPSA set before (+16.4 +- 12.2 Elo at 300,000 nodes over the one
+    // before it, GSPRT(0, 10) accepted after 1,926 games).
+    w.gain_by_count = {0, 3, 16, 51, 32};
+    w.gain_shapes = {1, -2, 1, 4, 7, 16, 20, 18, 37, 31};
     return w;
   }
   if (v.same_board(Variant::gomoku_standard())) {
@@ -153,7 +158,7 @@ Weights Weights::defaults(const Variant& v) {
   Weights w = builtin(v);
   // Where the order has terms of its own, its gain keeps the values it was
   // fitted with, whatever a tuner does to the score's.
-  if (!w.order.empty()) {
+  if (!w.order.empty() && w.gain_by_count.empty()) {
     w.gain_by_count = w.by_count;
     w.gain_shapes = w.shapes;
   }

@@ -18,14 +18,14 @@ TEST(Weights, TicTacToeDefaultsAreTheSeeds) {
 
 TEST(Weights, GomokuThreatTermsAreData) {
   const Variant v = Variant::gomoku();
-  EXPECT_EQ(Weights::defaults(v).threats, (std::vector<int>{4, 48, 14, 33}));
+  EXPECT_EQ(Weights::defaults(v).threats, (std::vector<int>{-6, 48, 13, 33}));
   // The standard rule keeps the set tuned before freestyle's shapes were on.
   EXPECT_EQ(Weights::defaults(Variant::gomoku_standard()).threats,
             (std::vector<int>{3, 47, 13, 32}));
   EXPECT_TRUE(Weights::defaults(Variant::connect4()).threats.empty());
   const auto w = Weights::parse(v, "three = 50\ntheir_three = -3\n");
   ASSERT_TRUE(w) << w.error().describe();
-  EXPECT_EQ(w->threats, (std::vector<int>{4, 50, 14, -3}));
+  EXPECT_EQ(w->threats, (std::vector<int>{-6, 50, 13, -3}));
   EXPECT_EQ(*Weights::parse(v, w->to_text()), *w);
   const auto bad = Weights::parse(Variant::connect4(), "four = 3\n");
   ASSERT_FALSE(bad);
@@ -57,9 +57,15 @@ TEST(Weights, TheOrdersTermsAreData) {
   ASSERT_FALSE(standard);
   EXPECT_NE(standard.error().message.find("needs k = 5 without gravity"), std::string::npos)
       << standard.error().message;
-  // The order's copies of the score's values go with its terms.
-  EXPECT_EQ(d.gain_by_count, d.by_count);
-  EXPECT_EQ(d.gain_shapes, d.shapes);
+  // The order's copies of the score's values go with its terms: freestyle
+  // gomoku's are the values its terms were fitted with, the score's since
+  // moved on; other freestyle boards' are the score's.
+  EXPECT_EQ(d.gain_by_count, (std::vector<int>{0, 3, 16, 51, 32}));
+  EXPECT_EQ(d.gain_shapes, (std::vector<int>{1, -2, 1, 4, 7, 16, 20, 18, 37, 31}));
+  EXPECT_NE(d.gain_by_count, d.by_count);
+  const Weights wide = Weights::defaults(*Variant::parse("mnk:13,13,5"));
+  EXPECT_EQ(wide.gain_by_count, wide.by_count);
+  EXPECT_EQ(wide.gain_shapes, wide.shapes);
   EXPECT_TRUE(Weights::defaults(Variant::gomoku_standard()).gain_by_count.empty());
   EXPECT_TRUE(Weights::defaults(Variant::connect4()).gain_shapes.empty());
   for (const auto& [variant, text, why] :
@@ -143,7 +149,7 @@ TEST(Weights, EveryWeightHasItsKey) {
   EXPECT_EQ(keys[34], "order_two");
   EXPECT_EQ(keys.back(), "order_near_own_2");
   ASSERT_NE(g.find("w3"), nullptr);
-  EXPECT_EQ(*g.find("w3"), 51);
+  EXPECT_EQ(*g.find("w3"), 16);
   *g.find("their_three") = 7;
   *g.find("tempo") = 60;
   *g.find("four_three") = 33;
@@ -152,12 +158,13 @@ TEST(Weights, EveryWeightHasItsKey) {
   EXPECT_EQ(g.shapes[8], 33);
   *g.find("order_their_open_three") = -9;
   EXPECT_EQ(g.order[10], -9);
-  // The order's copies start as the score's and move apart.
+  // The order's copies are the score's values it was fitted with, and move
+  // on their own.
   EXPECT_EQ(*g.find("gain_w3"), 51);
   *g.find("gain_w3") = 12;
   *g.find("gain_four_three") = 5;
   EXPECT_EQ(g.gain_by_count[3], 12);
-  EXPECT_EQ(g.by_count[3], 51);
+  EXPECT_EQ(g.by_count[3], 16);
   EXPECT_EQ(g.gain_shapes[8], 5);
   EXPECT_EQ(g.shapes[8], 33);
   for (const char* none : {"w0", "w5", "w", "w2x", "five", "", "tempo ", "gain_w0", "gain_w5",
