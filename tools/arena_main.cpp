@@ -204,57 +204,47 @@ std::optional<std::pair<Variant, Weights>> variant_and_weights(const std::string
   return std::pair{*v, *w};
 }
 
-// The finished games of `v` in tournament record files, for the Texel fit
-// and the move-order check. Says what is wrong on stderr and returns
-// nothing when a file cannot be read or parsed, or holds no such game.
-std::optional<std::vector<LabelledGame>> read_records(const Variant& v,
-                                                      const std::vector<std::string>& paths) {
-  std::vector<LabelledGame> out;
+// What `parse` (labelled_games, labelled_positions) finds in each file
+// given to `flag`. Says what is wrong on stderr and returns nothing when a
+// file cannot be read or parsed, or none holds anything (`what`).
+template <typename Parse>
+auto read_files(const Variant& v, const std::vector<std::string>& paths, const std::string& flag,
+                const std::string& what, Parse parse)
+    -> std::optional<typename decltype(parse(v, std::string_view{}))::value_type> {
+  typename decltype(parse(v, std::string_view{}))::value_type out;
   for (const auto& path : paths) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
-      std::cerr << "inarow-arena: --records: cannot read " << path << "\n";
+      std::cerr << "inarow-arena: " << flag << ": cannot read " << path << "\n";
       return std::nullopt;
     }
     const std::string text{std::istreambuf_iterator<char>(in), {}};
-    auto games = labelled_games(v, text);
-    if (!games) {
-      std::cerr << "inarow-arena: --records: " << path << ": " << games.error().message << "\n";
+    auto items = parse(v, text);
+    if (!items) {
+      std::cerr << "inarow-arena: " << flag << ": " << path << ": " << items.error().message
+                << "\n";
       return std::nullopt;
     }
-    out.insert(out.end(), games->begin(), games->end());
+    out.insert(out.end(), items->begin(), items->end());
   }
   if (out.empty()) {
-    std::cerr << "inarow-arena: --records: no finished " << v.name << " games in them\n";
+    std::cerr << "inarow-arena: " << flag << ": no " << what << " in them\n";
     return std::nullopt;
   }
   return out;
 }
 
-// Labelled positions of `v` (texel --labels), as read_records says what is
-// wrong.
+// The finished games of `v` in tournament record files, for the Texel fit
+// and the move-order check.
+std::optional<std::vector<LabelledGame>> read_records(const Variant& v,
+                                                      const std::vector<std::string>& paths) {
+  return read_files(v, paths, "--records", "finished " + v.name + " games", labelled_games);
+}
+
+// Labelled positions of `v` (texel --labels).
 std::optional<std::vector<LabelledPosition>> read_labels(const Variant& v,
                                                          const std::vector<std::string>& paths) {
-  std::vector<LabelledPosition> out;
-  for (const auto& path : paths) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-      std::cerr << "inarow-arena: --labels: cannot read " << path << "\n";
-      return std::nullopt;
-    }
-    const std::string text{std::istreambuf_iterator<char>(in), {}};
-    auto positions = labelled_positions(v, text);
-    if (!positions) {
-      std::cerr << "inarow-arena: --labels: " << path << ": " << positions.error().message << "\n";
-      return std::nullopt;
-    }
-    out.insert(out.end(), positions->begin(), positions->end());
-  }
-  if (out.empty()) {
-    std::cerr << "inarow-arena: --labels: no positions in them\n";
-    return std::nullopt;
-  }
-  return out;
+  return read_files(v, paths, "--labels", "positions", labelled_positions);
 }
 
 // inarow-arena order --fit: fits, says what moved and writes the weights.

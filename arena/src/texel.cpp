@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -230,70 +231,78 @@ TexelResult run_texel(const TexelOptions& o) {
   return r;
 }
 
-expected<std::vector<LabelledGame>, Error> labelled_games(const Variant& v,
-                                                          std::string_view records) {
-  std::vector<LabelledGame> out;
-  int line_no = 0;
-  std::size_t at = 0;
-  while (at < records.size()) {
-    std::size_t end = records.find('\n', at);
-    if (end == std::string_view::npos) end = records.size();
-    const std::string_view line = records.substr(at, end - at);
-    const std::size_t offset = at;
-    at = end + 1;
-    ++line_no;
-    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-    auto fail = [&](const std::string& why) {
-      return unexpected(
-          Error{ErrorCode::bad_syntax, offset, "line " + std::to_string(line_no) + ": " + why});
-    };
-    std::string fingerprint;
-    auto g = parse_record_line(line, &fingerprint);
-    if (!g) return fail(g.error().message);
-    const auto named = Variant::parse(g->variant);
-    if (!named || !named->same_board(v)) continue;
-    if (g->reason != Termination::line && g->reason != Termination::full_board) continue;
-    const auto game = Game::parse(v, g->moves);
-    if (!game) return fail("moves: " + game.error().describe());
-    const auto opening = Game::parse(v, g->opening);
-    if (!opening) return fail("opening: " + opening.error().describe());
-    out.push_back({game->moves(), g->result, opening->ply()});
-  }
-  return out;
-}
+namespace {
 
-expected<std::vector<LabelledPosition>, Error> labelled_positions(const Variant& v,
-                                                                  std::string_view text) {
-  std::vector<LabelledPosition> out;
+// Reads `text` a line at a time: `take(line, fail, out)` adds what the line
+// holds to `out`, or returns the error `fail(why)` makes, which names the
+// line; the first error ends the read.
+template <typename T, typename Take>
+expected<std::vector<T>, Error> read_lines(std::string_view text, Take take) {
+  std::vector<T> out;
   int line_no = 0;
   std::size_t at = 0;
   while (at < text.size()) {
     std::size_t end = text.find('\n', at);
     if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(at, end - at);
+    const std::string_view line = text.substr(at, end - at);
     const std::size_t offset = at;
     at = end + 1;
     ++line_no;
-    if (const auto hash = line.find('#'); hash != std::string_view::npos)
-      line = line.substr(0, hash);
-    std::istringstream in{std::string(line)};
-    std::string moves, chance, extra;
-    if (!(in >> moves)) continue;  // blank or a comment
-    auto fail = [&](const std::string& why) {
-      return unexpected(
-          Error{ErrorCode::bad_syntax, offset, "line " + std::to_string(line_no) + ": " + why});
+    const auto fail = [&](const std::string& why) {
+      return Error{ErrorCode::bad_syntax, offset, "line " + std::to_string(line_no) + ": " + why};
     };
-    if (!(in >> chance) || (in >> extra)) return fail("expected 'MOVES CHANCE'");
-    double p = 0;
-    const auto [ptr, ec] = std::from_chars(chance.data(), chance.data() + chance.size(), p);
-    if (ec != std::errc{} || ptr != chance.data() + chance.size() || !(p >= 0 && p <= 1))
-      return fail("the first player's chance '" + chance + "' is not a number in 0..1");
-    const auto game = Game::parse(v, moves);
-    if (!game) return fail("moves: " + game.error().describe());
-    if (game->over()) return fail("the game is over: no position to evaluate");
-    out.push_back({game->moves(), p});
+    if (std::optional<Error> error = take(line, fail, out)) return unexpected(std::move(*error));
   }
   return out;
+}
+
+}  // namespace
+
+expected<std::vector<LabelledGame>, Error> labelled_games(const Variant& v,
+                                                          std::string_view records) {
+  return read_lines<LabelledGame>(
+      records,
+      [&](std::string_view line, const auto& fail,
+          std::vector<LabelledGame>& out) -> std::optional<Error> {
+        if (line.find_first_not_of(" \t\r") == std::string_view::npos) return std::nullopt;
+        std::string fingerprint;
+        auto g = parse_record_line(line, &fingerprint);
+        if (!g) return fail(g.error().message);
+        const auto named = Variant::parse(g->variant);
+        if (!named || !named->same_board(v)) return std::nullopt;
+        if (g->reason != Termination::line && g->reason != Termination::full_board)
+          return std::nullopt;
+        const auto game = Game::parse(v, g->moves);
+        if (!game) return fail("moves: " + game.error().describe());
+        const auto opening = Game::parse(v, g->opening);
+        if (!opening) return fail("opening: " + opening.error().describe());
+        out.push_back({game->moves(), g->result, opening->ply()});
+        return std::nullopt;
+      });
+}
+
+expected<std::vector<LabelledPosition>, Error> labelled_positions(const Variant& v,
+                                                                  std::string_view text) {
+  return read_lines<LabelledPosition>(
+      text,
+      [&](std::string_view line, const auto& fail,
+          std::vector<LabelledPosition>& out) -> std::optional<Error> {
+        if (const auto hash = line.find('#'); hash != std::string_view::npos)
+          line = line.substr(0, hash);
+        std::istringstream in{std::string(line)};
+        std::string moves, chance, extra;
+        if (!(in >> moves)) return std::nullopt;  // blank or a comment
+        if (!(in >> chance) || (in >> extra)) return fail("expected 'MOVES CHANCE'");
+        double p = 0;
+        const auto [ptr, ec] = std::from_chars(chance.data(), chance.data() + chance.size(), p);
+        if (ec != std::errc{} || ptr != chance.data() + chance.size() || !(p >= 0 && p <= 1))
+          return fail("the first player's chance '" + chance + "' is not a number in 0..1");
+        const auto game = Game::parse(v, moves);
+        if (!game) return fail("moves: " + game.error().describe());
+        if (game->over()) return fail("the game is over: no position to evaluate");
+        out.push_back({game->moves(), p});
+        return std::nullopt;
+      });
 }
 
 }  // namespace inarow::arena
