@@ -6,8 +6,8 @@
 # for the side to move, "Eval +M5"/"-M5" for a mate); the chance is
 # sigmoid(N / SCALE) (Rapfi's own scale is 200).
 #
-#   bench/gomoku/labels.sh [options] RECORDS... > labels.txt
-#     --engine CMD    the pbrain engine (default: /work/opp/pbrain-rapfi)
+#   bench/gomoku/labels.sh --engine CMD [options] RECORDS... > labels.txt
+#     --engine CMD    the pbrain engine (pbrain-rapfi, say)
 #     --movetime MS   its time per position (default 150; pbrain-rapfi
 #                     stops well short of it when its search settles)
 #     --jobs N        engines at once (default 2)
@@ -15,10 +15,10 @@
 #
 # e.g. inarow-arena -v gomoku -e a:master,nodes=100000 -e b:master,nodes=100000 \
 #        -n 800 --openings 400 --opening-plies 3 --record sp.jsonl
-#      bench/gomoku/labels.sh sp.jsonl > labels.txt
+#      bench/gomoku/labels.sh --engine /path/to/pbrain-rapfi sp.jsonl > labels.txt
 #      inarow-arena texel -v gomoku --labels labels.txt --min-count 300 -o fitted.txt
 set -euo pipefail
-engine=/work/opp/pbrain-rapfi movetime=150 jobs=2 scale=200
+engine="" movetime=150 jobs=2 scale=200
 while [[ $# -gt 0 && $1 == --* ]]; do
   case $1 in
     --engine) engine=$2; shift 2 ;;
@@ -28,7 +28,7 @@ while [[ $# -gt 0 && $1 == --* ]]; do
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
-[[ $# -ge 1 ]] || { sed -n 2,19p "$0" >&2; exit 2; }
+[[ -n $engine && $# -ge 1 ]] || { sed -n 2,19p "$0" >&2; exit 2; }
 exec python3 - "$engine" "$movetime" "$jobs" "$scale" "$@" <<'PY'
 import json, math, re, shlex, subprocess, sys, time
 from multiprocessing import Pool
