@@ -15,11 +15,13 @@ class BotPlayer final : public Player {
       : bot_(std::move(bot)), name_(std::move(name)), stop_(stop) {}
   std::string name() const override { return name_; }
 
-  PlayerMove move(const Game& game, milliseconds allotted, milliseconds /*clock_left*/,
+  PlayerMove move(const Game& game, milliseconds allotted, milliseconds clock_left,
                   Clock::time_point /*deadline*/) override {
     PlayerMove out;
     try {
-      out.move = bot_->choose(game, MoveBudget{allotted, stop_}).move;
+      // Without a game clock the move's time is its own: all of it is used.
+      const bool use_all_time = allotted.count() > 0 && clock_left.count() == 0;
+      out.move = bot_->choose(game, MoveBudget{allotted, stop_, use_all_time}).move;
     } catch (const std::exception& e) {
       out.status = MoveStatus::crash;
       out.detail = std::string("exception: ") + e.what();

@@ -108,8 +108,10 @@ class SearchBot final : public Bot {
     limits.nodes = spec_.nodes;
     limits.stop = budget.stop;
     limits.time = std::chrono::milliseconds(level.time_ms);
-    if (budget.time.count() > 0 && (limits.time.count() == 0 || budget.time < limits.time))
+    if (budget.time.count() > 0 && (limits.time.count() == 0 || budget.time < limits.time)) {
       limits.time = budget.time;
+      limits.use_all_time = budget.use_all_time;  // not a level's own ceiling
+    }
     if (level.noise > 0) return choose_with_noise(game, limits);
     const SearchResult r = searcher_.search(game, limits);
     return {r.best, r.score, r.depth, r.nodes};
@@ -148,8 +150,11 @@ class WeightsBot final : public Bot {
       : searcher_(v, std::move(w), tt), depth_(depth), nodes_(nodes) {}
   std::string name() const override { return "weights"; }
   Choice choose(const Game& game, const MoveBudget& budget) override {
-    const auto r = searcher_.search(
-        game, Limits{.depth = depth_, .nodes = nodes_, .time = budget.time, .stop = budget.stop});
+    const auto r = searcher_.search(game, Limits{.depth = depth_,
+                                                 .nodes = nodes_,
+                                                 .time = budget.time,
+                                                 .stop = budget.stop,
+                                                 .use_all_time = budget.use_all_time});
     return Choice{r.best, r.score, r.depth, r.nodes};
   }
   void new_game() override { searcher_.clear(); }

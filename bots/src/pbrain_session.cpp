@@ -98,18 +98,23 @@ std::string PbrainSession::format_cell(Cell c) const {
   return std::to_string(v.col(c)) + "," + std::to_string(v.height - 1 - v.row(c));
 }
 
-std::chrono::milliseconds PbrainSession::budget() const {
-  // Keep a safety margin for the pipes and the manager's own timing.
+MoveBudget PbrainSession::budget() const {
   std::int64_t t = 0;
-  if (timeout_turn_ > 0) t = timeout_turn_;
+  // Whether the turn's own limit binds: its time is lost unless used, so
+  // the search uses it to the end. A share of the match's time left does
+  // not: what this move saves goes to the later ones.
+  bool turns_own = false;
+  if (timeout_turn_ > 0) t = timeout_turn_, turns_own = true;
   if (timeout_match_ > 0 && time_left_ >= 0) {
     const std::int64_t share = time_left_ / 15;
-    t = t > 0 ? std::min(t, share) : share;
+    if (t <= 0 || share < t) t = share, turns_own = false;
   }
-  if (t <= 0) return std::chrono::milliseconds(0);
+  if (t <= 0) return {};
   // A day at most: more is no limit at all, and would overflow here.
   t = std::min<std::int64_t>(t, 24 * 3600 * 1000);
-  return std::chrono::milliseconds(std::max<std::int64_t>(1, t * 9 / 10 - 20));
+  // Keep a safety margin for the pipes and the manager's own timing.
+  return MoveBudget{std::chrono::milliseconds(std::max<std::int64_t>(1, t * 9 / 10 - 20)), nullptr,
+                    turns_own};
 }
 
 void PbrainSession::answer_move(std::ostream& out) {
@@ -122,7 +127,7 @@ void PbrainSession::answer_move(std::ostream& out) {
     return;
   }
   const auto start = std::chrono::steady_clock::now();
-  const Choice c = bot_->choose(*game_, MoveBudget{budget(), nullptr});
+  const Choice c = bot_->choose(*game_, budget());
   // Never answer in less than a few milliseconds: a forced block or a found
   // win comes back at once, and pbrain-rapfi drops a command that arrives
   // while it is still finishing its own move (it then reads "6,12" as a

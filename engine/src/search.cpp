@@ -344,6 +344,7 @@ class Core {
   std::uint64_t node_limit_ = 0;
   const std::atomic<bool>* stop_ = nullptr;
   std::optional<Clock::time_point> deadline_;
+  bool use_all_time_ = false;  // Limits::use_all_time
   int root_best_ = kNoCell;
   int root_raised_ = kNoCell;  // the last root move that beat the first (the table's)
 };
@@ -367,6 +368,7 @@ void Core<W>::seat(const Game& game, const Limits& limits, bool use_eval) {
   stop_ = limits.stop;
   deadline_.reset();
   if (limits.time.count() > 0) deadline_ = Clock::now() + limits.time;
+  use_all_time_ = limits.use_all_time;
   root_best_ = kNoCell;
   root_moves_ = Board{};
 }
@@ -755,11 +757,14 @@ SearchResult Core<W>::search(const Game& game, const Limits& limits,
     if (result.exact) break;
     // A single reply (a four to block, say) needs no deeper look under a clock.
     if (root_choices_ == 1 && deadline_) break;
-    // Another iteration costs a few times all before it: start it only with
-    // more than 0.6 of the time spent still left. (Waiting for twice as
-    // much left stopped the gomoku bot at a third of its time, ~150 of 450
-    // ms; an iteration cut short still counts where it found a better move.)
-    if (deadline_ && Clock::now() + (Clock::now() - iterations_start) * 6 / 10 > *deadline_) break;
+    // Another iteration costs a few times all before it: under a clock,
+    // start it only with more than 0.6 of the time spent still left.
+    // (Waiting for twice as much left stopped the gomoku bot at a third of
+    // its time, ~150 of 450 ms; an iteration cut short still counts where
+    // it found a better move.) Time that is lost unless used is used.
+    if (deadline_ && !use_all_time_ &&
+        Clock::now() + (Clock::now() - iterations_start) * 6 / 10 > *deadline_)
+      break;
   }
   if (result.best == kNoCell) {  // not even depth 1 finished: any sensible move
     result.best = root_best_ != kNoCell ? root_best_ : candidates(pos_.playable()).lowest();

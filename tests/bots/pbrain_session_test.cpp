@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -107,6 +108,26 @@ TEST(Pbrain, RectangularBoardsAndErrors) {
   Brain c;
   EXPECT_EQ(c.say("BEGIN").rfind("ERROR", 0), 0u);    // no START yet
   EXPECT_EQ(c.say("START 2").rfind("ERROR", 0), 0u);  // too small for k = 4
+}
+
+// A turn's own time is lost unless used: under timeout_turn the brain
+// searches to the end of its budget (0.9 of the turn less 20 ms: 340 ms of
+// 400), not only to the last iteration it expects to finish in time.
+TEST(Pbrain, SpendsTheWholeTurnItIsGiven) {
+  Brain b("master", 5);
+  EXPECT_EQ(b.say("START 15"), "OK");
+  EXPECT_EQ(b.say("INFO timeout_turn 400"), "");
+  // Quiet openings of the arena's book (k7 j9 e9, g6 g8 k5, h8 i9), the
+  // brain to move in each.
+  for (const char* stones : {"10,8,2\n9,6,1\n4,6,2", "6,9,2\n6,7,1\n10,10,2", "7,7,1\n8,6,2"}) {
+    EXPECT_EQ(b.say("BOARD"), "");
+    std::istringstream lines(stones);
+    for (std::string line; std::getline(lines, line);)
+      EXPECT_EQ(b.say(line), "");
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_TRUE(is_coords(b.say("DONE")));
+    EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(340)) << stones;
+  }
 }
 
 }  // namespace

@@ -112,6 +112,20 @@ TEST(Search, TimeLimitStopsTheSearch) {
   EXPECT_TRUE(game.is_legal(r.best));
 }
 
+// A time that is the move's alone is used to its end: the search stops at
+// the deadline, not after the last iteration it expects to finish.
+TEST(Search, UseAllTimeSearchesToTheDeadline) {
+  Searcher searcher(Variant::gomoku(), {}, 4);
+  Limits limits;
+  limits.time = std::chrono::milliseconds(150);
+  limits.use_all_time = true;
+  const Game game = *Game::parse(Variant::gomoku(), "h8i9");
+  const SearchResult r = searcher.search(game, limits);
+  EXPECT_GE(r.elapsed, limits.time);
+  EXPECT_FALSE(r.exact);
+  EXPECT_TRUE(game.is_legal(r.best));
+}
+
 // The stop flag is read every 1024 nodes: a search that starts stopped ends
 // at the first check (the node that makes it is counted: 1025 nodes), with a
 // legal move all the same.

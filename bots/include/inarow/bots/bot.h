@@ -18,10 +18,13 @@
 namespace inarow::bots {
 
 // What a bot may spend on one move: the time it may use (0 = its preset's
-// own) and a flag another thread sets to stop it.
+// own), a flag another thread sets to stop it, and whether that time is
+// the move's alone (Limits::use_all_time: a fixed time per move, which the
+// search then uses to its end).
 struct MoveBudget {
   std::chrono::milliseconds time{0};
   const std::atomic<bool>* stop = nullptr;
+  bool use_all_time = false;
 };
 
 struct Choice {

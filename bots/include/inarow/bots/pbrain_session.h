@@ -45,7 +45,7 @@ class PbrainSession {
   void answer_move(std::ostream& out);
   std::optional<Cell> parse_cell(std::string_view text) const;
   std::string format_cell(Cell c) const;
-  std::chrono::milliseconds budget() const;
+  MoveBudget budget() const;
   struct Built {
     Variant variant;
     std::unique_ptr<Bot> bot;

@@ -40,6 +40,10 @@ struct Limits {
   std::uint64_t nodes = 0;                  // 0 = no node limit
   std::chrono::milliseconds time{0};        // 0 = no time limit
   const std::atomic<bool>* stop = nullptr;  // set from another thread to cancel
+  // The time is this move's alone (a fixed time per move, lost if unused):
+  // iterate until it runs out. Otherwise (a clock's share, whose savings
+  // go to later moves) no iteration starts that looks unlikely to finish.
+  bool use_all_time = false;
 };
 
 struct SearchInfo {  // reported after every completed iteration
