@@ -133,7 +133,7 @@ std::vector<Cell> place_three(Bot& bot, const Game& game, const MoveBudget& budg
     // The first set stands should the search be stopped before valuing any.
     if (best.empty()) best = stones;
     if (stopped(budget) || g.over()) continue;
-    const Score s = std::abs(value(bot, g, Side::second, each).score);
+    const Score s = std::abs(value(bot, g, Side::second, each).score - kSwap2EvenAtThree);
     if (s < best_score) {
       best_score = s;
       best = std::move(stones);
@@ -159,9 +159,9 @@ OpeningDecision decide_swap2(Bot& bot, const Game& game, const Swap2& opening,
       const int due = kAllStones - game.ply();
       const MoveBudget each = share(budget, 2);
       const Valuation v = value(bot, game, Side::second, each);
-      if (v.score > kSwap2Margin) {
+      if (v.score - kSwap2EvenAtThree > kSwap2Margin) {
         d.side = Side::second;
-      } else if (v.score < -kSwap2Margin) {
+      } else if (v.score - kSwap2EvenAtThree < -kSwap2Margin) {
         d.side = Side::first;
       } else {
         d.place_two = true;
@@ -178,8 +178,9 @@ OpeningDecision decide_swap2(Bot& bot, const Game& game, const Swap2& opening,
       break;
     }
     case Swap2::Step::choose_side:
-      d.side =
-          value(bot, game, Side::second, share(budget, 2)).score >= 0 ? Side::second : Side::first;
+      d.side = value(bot, game, Side::second, share(budget, 2)).score >= kSwap2EvenAtFive
+                   ? Side::second
+                   : Side::first;
       break;
     case Swap2::Step::done:
       break;

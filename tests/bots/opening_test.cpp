@@ -108,8 +108,9 @@ TEST(Swap2Bot, ChooserKeepsSecondWhenFirstsStonesAreWasted) {
   }
 }
 
-// h8 h9 i8: first's two stones side by side, which the search at depth 4
-// values at -87 from second's view, beyond the margin: the chooser takes first.
+// h8 h9 i8: first's two stones side by side, which the searches at depth 4
+// value at -91 from second's view, 49 past even (kSwap2EvenAtThree) and
+// beyond the margin: the chooser takes first.
 TEST(Swap2Bot, ChooserTakesFirstWhenItsStonesStandTogether) {
   auto b = bot("depth=4");
   const OpeningDecision d = decide_swap2(*b, game("h8h9i8"), at(Step::choose), {}, 1);
@@ -119,8 +120,9 @@ TEST(Swap2Bot, ChooserTakesFirstWhenItsStonesStandTogether) {
 }
 
 // i7 g7 f10: an ordinary opening, first's two stones apart, which the
-// searches value within the margin at depths 3 and 4 alike (+1 and +4; one
-// search alone leans by depth: opening.cpp).
+// searches value within the margin of even at depths 3 and 4 alike (-40 and
+// -34, 2 and 8 from kSwap2EvenAtThree; one search alone leans by depth:
+// opening.cpp).
 TEST(Swap2Bot, ChooserPlacesTwoWhenEvenAlongTheLineItExpects) {
   for (const char* spec : {"depth=3", "depth=4"}) {
     const Game g = game("i7g7f10");
@@ -135,6 +137,19 @@ TEST(Swap2Bot, ChooserPlacesTwoWhenEvenAlongTheLineItExpects) {
     auto twin = bot(spec);
     EXPECT_EQ(twin->choose(g, {}).move, d.stones[0]) << spec;
     EXPECT_EQ(twin->choose(played(g, {d.stones[0]}), {}).move, d.stones[1]) << spec;
+  }
+}
+
+// j6 g8 g11: valued 0 and +3 at depths 4 and 5, which the chooser once
+// took for even. Openings valued so score three in four for second (the
+// games behind kSwap2EvenAtThree): the chooser takes second.
+TEST(Swap2Bot, ChooserTakesSecondFromAnOpeningThatOnlyLooksEven) {
+  for (const char* spec : {"depth=4", "depth=5"}) {
+    auto b = bot(spec);
+    const OpeningDecision d = decide_swap2(*b, game("j6g8g11"), at(Step::choose), {}, 1);
+    EXPECT_EQ(d.side, Side::second) << spec;
+    EXPECT_FALSE(d.place_two) << spec;
+    EXPECT_TRUE(d.stones.empty()) << spec;
   }
 }
 

@@ -23,34 +23,28 @@ struct OpeningDecision {
   bool place_two = false;
 };
 
+// Where the valuation below (from second's view) says "even": not at 0.
+// It leans to first, and by how much was measured against games, not
+// guessed: 400 openings of three random stones near the centre (the arena's
+// book, two seeds), each played with both colours by master at 20,000 and
+// 30,000 nodes, and a logistic fit of first's score to the valuation at
+// depths 3 to 6. First scored half at -42 (-46 and -40 per seed; at depth
+// 6, -48 and -46), and the fit's scale was 40: valued at 0, an opening
+// gives second 74%. After five stones (200 more openings, white again to
+// move) the lean is about half: even at -22, scale 50. Measured on
+// freestyle 15x15; the standard rule and other boards use the same points,
+// not measured there.
+inline constexpr Score kSwap2EvenAtThree = -42;
+inline constexpr Score kSwap2EvenAtFive = -22;
+
 // At the chooser's choice (Swap2::Step::choose), a position valued within
-// this many points of even, from either side, goes back to the proposer with
-// two more stones; beyond it the chooser takes the better side. In the gomoku
-// evaluator's units (engine/evaluator.cpp) when it was set: a cell that made
-// a straight four added 40 at the search's leaves, a window of three stones
-// 27; about an open three's worth, an edge the search is sure of (the tuned
-// weights now give 47 and 36, and the values below spread wider). Valued as
-// decide_swap2 does (two searches averaged), forty random openings near the
-// centre came out mostly within -30..+30 at depths 3 to 6, and the few
-// clearly first's (its two stones side by side, the second's apart: j9 j8
-// against f7) at -50..-80.
-// Measured again with the tempo (Weights::tempo 50): the median of |value|
-// 17, 18, 24, 36 at depths 3 to 6, three in four within 23, 35, 48, 61, and
-// the values lean to the first player (median -12, -9, -24, -35): from depth
-// 5 on, the chooser takes the first side more often than not. With the
-// weights tuned together (Weights::defaults, tempo 58) the same openings
-// come out wider and further to the first: |value| median 27, 33, 44, 57,
-// three in four within 54, 66, 84, 80, medians -26, -32, -40, -47 (h8 h9 i8
-// -34 at depth 4).
-// With the shapes on and all nineteen weights tuned together (Weights::
-// defaults, tempo 69), forty other openings near the centre come out wider
-// still: mean |value| 39, 50, 67, 77 at depths 3 to 6 against 29, 38, 44,
-// 47 with the weights before, 1.48 times over all four, and one opening's
-// values 55 points apart over the depths instead of 29. Re-derived so the
-// same share of ordinary openings counts as even: 94 of the 160 values were
-// within 40 before, and 96 are within 55 now (h8 h9 i8 is no longer one: -48
-// at depth 3, -87 at depth 4).
-inline constexpr Score kSwap2Margin = 55;
+// this many points of kSwap2EvenAtThree goes back to the proposer with two
+// more stones; beyond it the chooser takes the better side. 28 is where the
+// fit above gives the favoured side two games in three (40 ln 2): an edge
+// the valuation is sure of. The margin before, 55 around 0, was set from
+// how the values spread, not from games; it sent back as even openings
+// that second wins three times in four.
+inline constexpr Score kSwap2Margin = 28;
 
 // The bot's part of the swap2 opening at `opening.step()`; `game` holds the
 // stones placed so far. A position is valued by two searches a ply apart,
@@ -58,13 +52,16 @@ inline constexpr Score kSwap2Margin = 55;
 // depth: opening.cpp). By step:
 //   place_three  the proposer's stones still due (3 - ply: all three, or fewer
 //                after a restart mid-step), near the centre: a few seeded
-//                candidate sets, the one valued nearest even with the chooser
-//                to move (it should gain nothing whichever side it takes).
-//   choose       the side to take when the value is beyond kSwap2Margin for
-//                one side; otherwise place_two, with the line the searches
-//                expect: the bot's move for second, then its reply for first.
+//                candidate sets, the one valued nearest kSwap2EvenAtThree
+//                with the chooser to move (it should gain nothing whichever
+//                side it takes).
+//   choose       the side to take when the value is beyond kSwap2Margin
+//                from kSwap2EvenAtThree; otherwise place_two, with the line
+//                the searches expect: the bot's move for second, then its
+//                reply for first.
 //   place_two    the chooser's stones still due (5 - ply), each the bot's move.
-//   choose_side  the side the value favours (second when even).
+//   choose_side  the side the value favours against kSwap2EvenAtFive
+//                (second when even).
 //   done         nothing to decide: an empty decision (the caller should not ask).
 // budget.time > 0 is shared among the searches run (at least 1 ms each): 8 at
 // place_three, 2 at the choices and place_two. With 0 each search has the
