@@ -104,10 +104,16 @@ MoveBudget PbrainSession::budget() const {
   // the search uses it to the end. A share of the match's time left does
   // not: what this move saves goes to the later ones.
   bool turns_own = false;
-  if (timeout_turn_ > 0) t = timeout_turn_, turns_own = true;
+  if (timeout_turn_ > 0) {
+    t = timeout_turn_;
+    turns_own = true;
+  }
   if (timeout_match_ > 0 && time_left_ >= 0) {
     const std::int64_t share = time_left_ / 15;
-    if (t <= 0 || share < t) t = share, turns_own = false;
+    if (t <= 0 || share < t) {
+      t = share;
+      turns_own = false;
+    }
   }
   if (t <= 0) return {};
   // A day at most: more is no limit at all, and would overflow here.
