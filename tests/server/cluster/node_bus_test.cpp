@@ -440,6 +440,27 @@ TEST(NodeBusQueue, PostsPastMaxQueuedAreDroppedCountedAndAGap) {
   EXPECT_EQ(b->stats().gaps, 1u);
 }
 
+// A message is counted before its handler runs, as a gap is: whoever sees
+// a message's effect sees it counted. (Counted after, a test that waited
+// for the handler read one message short under tsan.)
+TEST_F(NodeBusTest, AMessageIsCountedBeforeItsHandlerRuns) {
+  std::atomic<NodeBus*> receiver{nullptr};
+  std::atomic<std::uint64_t> counted_when_handled{0};
+  std::atomic<int> handled{0};
+  NodeBus::Handlers handlers;
+  handlers.message = [&](const std::string&, std::string_view) {
+    if (NodeBus* bus = receiver.load()) counted_when_handled = bus->stats().received;
+    ++handled;
+  };
+  auto b = open_bus(url(), "B", handlers);
+  auto a = open_bus(url(), "A", {});
+  ASSERT_TRUE(a && b);
+  receiver = b.get();
+  a->post("B", "one");
+  ASSERT_TRUE(eventually([&] { return handled.load() == 1; }));
+  EXPECT_EQ(counted_when_handled.load(), 1u);
+}
+
 // The counts, the latency of the sender's round trips, and a message
 // handler that throws: caught, counted, and the next messages still come.
 TEST_F(NodeBusTest, StatsCountAndAThrowingHandlerIsCountedNotFatal) {
