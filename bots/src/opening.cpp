@@ -159,9 +159,10 @@ OpeningDecision decide_swap2(Bot& bot, const Game& game, const Swap2& opening,
       const int due = kAllStones - game.ply();
       const MoveBudget each = share(budget, 2);
       const Valuation v = value(bot, game, Side::second, each);
-      if (v.score - kSwap2EvenAtThree > kSwap2Margin) {
+      const Score from_even = v.score - kSwap2EvenAtThree;
+      if (from_even > kSwap2Margin) {
         d.side = Side::second;
-      } else if (v.score - kSwap2EvenAtThree < -kSwap2Margin) {
+      } else if (from_even < -kSwap2Margin) {
         d.side = Side::first;
       } else {
         d.place_two = true;
