@@ -5,6 +5,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <string>
 
 namespace inarow::bots {
 namespace {
@@ -14,6 +16,11 @@ std::string write_temp(const std::string& name, const std::string& text) {
                     ("inarow_weights_file_test_" + std::to_string(::getpid()) + "_" + name);
   std::ofstream(path) << text;
   return path.string();
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 TEST(WeightsFile, LoadsWhatParseReads) {
@@ -33,6 +40,11 @@ TEST(WeightsFile, TheTunedFilesAreTheBuiltInWeights) {
     const auto w = load_weights(v, std::string(INAROW_WEIGHTS_DIR) + "/" + v.name + ".txt");
     ASSERT_TRUE(w) << v.name << ": " << w.error().describe();
     EXPECT_EQ(*w, Weights::defaults(v)) << v.name << ":\n" << w->to_text();
+    // Every weight is written out, not left to the defaults it is checked
+    // against.
+    const std::string text = slurp(std::string(INAROW_WEIGHTS_DIR) + "/" + v.name + ".txt");
+    for (const std::string& key : w->keys())
+      EXPECT_NE(text.find("\n" + key + " = "), std::string::npos) << v.name << ": " << key;
   }
 }
 
