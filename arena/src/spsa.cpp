@@ -63,12 +63,13 @@ std::pair<double, double> bounds(const SpsaOptions& o, const std::string& key) {
 
 std::vector<std::string> spsa_default_keys(const Weights& w) {
   std::vector<std::string> keys = w.keys();
-  // The shapes come last but for the order's gain values and terms
-  // (Weights::keys), which no game result fits by default: --params names
-  // them, order --fit fits the terms to a strong player's moves.
+  // The shapes and their pairs come last but for the order's gain values
+  // and terms (Weights::keys), which no game result fits by default:
+  // --params names them, order --fit fits the terms to a strong player's
+  // moves.
   keys.resize(keys.size() - w.order.size() - w.gain_shapes.size() -
               (w.gain_by_count.empty() ? 0 : w.gain_by_count.size() - 1) -
-              (w.shapes_on ? 0 : w.shapes.size()));
+              (w.shapes_on ? 0 : w.shapes.size() + w.pairs.size()));
   if (w.tempo == 0) std::erase(keys, "tempo");
   return keys;
 }

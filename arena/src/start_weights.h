@@ -1,6 +1,6 @@
 // The weights a tuner starts from: the variant's defaults, overridden by
-// what is given (window counts, and the threat and shape terms where the
-// given weights have them, and the order's terms; the tempo with a whole
+// what is given (window counts, and the threat, shape and pair terms where
+// the given weights have them, and the order's terms; the tempo with a whole
 // set for this board, such as a file read, not with bare window counts).
 #pragma once
 
@@ -21,6 +21,7 @@ inline Weights start_weights(const Variant& v, const Weights& given) {
     w.shapes = given.shapes;
     w.shapes_on = given.shapes_on;
   }
+  if (given.pairs.size() == w.pairs.size()) w.pairs = given.pairs;
   if (given.order.size() == w.order.size()) w.order = given.order;
   return w;
 }

@@ -24,20 +24,22 @@ double sigmoid(double x) {
 }
 
 // The weights a fit moves, as one vector: w1..w(k-1), then the threat
-// terms, then the shapes while they are on (off, they count for nothing).
+// terms, then the shapes and their pairs while they are on (off, they count
+// for nothing).
 // The tempo stays as it is: with it fixed, the evaluation is still linear in
 // the window weights, each multiplying its count plus the tempo's share of
 // the mover's own count.
 struct Layout {
-  std::size_t counts = 0, threats = 0, shapes = 0;
+  std::size_t counts = 0, threats = 0, shapes = 0, pairs = 0;
   double tempo = 0;
 
   explicit Layout(const Weights& w)
       : counts(w.by_count.empty() ? 0 : w.by_count.size() - 1),
         threats(w.threats.size()),
         shapes(w.shapes_on ? w.shapes.size() : 0),
+        pairs(w.shapes_on ? w.pairs.size() : 0),
         tempo(w.tempo / 100.0) {}
-  std::size_t size() const { return counts + threats + shapes; }
+  std::size_t size() const { return counts + threats + shapes + pairs; }
 
   std::vector<double> flatten(const Weights& w) const {
     std::vector<double> x;
@@ -45,6 +47,7 @@ struct Layout {
       x.push_back(w.by_count[n]);
     x.insert(x.end(), w.threats.begin(), w.threats.end());
     if (shapes) x.insert(x.end(), w.shapes.begin(), w.shapes.end());
+    if (pairs) x.insert(x.end(), w.pairs.begin(), w.pairs.end());
     return x;
   }
   Weights unflatten(Weights w, const std::vector<double>& x) const {
@@ -55,6 +58,8 @@ struct Layout {
       w.threats[t] = int(std::lround(x[i++]));
     for (std::size_t t = 0; t < shapes; ++t)
       w.shapes[t] = int(std::lround(x[i++]));
+    for (std::size_t t = 0; t < pairs; ++t)
+      w.pairs[t] = int(std::lround(x[i++]));
     return w;
   }
   std::vector<float> features(const EvalTerms& t) const {
@@ -69,6 +74,8 @@ struct Layout {
       f.push_back(float(t.threats[i]));
     for (std::size_t i = 0; i < shapes; ++i)
       f.push_back(float(t.shapes[i]));
+    for (std::size_t i = 0; i < pairs; ++i)
+      f.push_back(float(t.pairs[i]));
     return f;
   }
   // Window counts stay non-negative (as the tuners have always kept them);

@@ -818,6 +818,7 @@ EvalTerms Core<W>::eval_terms(const Game& game) {
     detail::ShapeState shapes(v);
     shapes.reset(v, pos_.moves());
     t.shapes.assign(10, 0);
+    t.pairs.assign(detail::kPairs, 0);
     for (int c : bits(empty_cells()))
       for (Side s : {Side::first, Side::second}) {
         const int d = s == Side::first ? 1 : -1;
@@ -826,6 +827,7 @@ EvalTerms Core<W>::eval_terms(const Game& game) {
           if (l != detail::LineShape5::none) t.shapes[int(l) - 1] += d;
         if (const auto cls = detail::combine(lines); cls != detail::CellClass::plain)
           t.shapes[int(cls) + 6] += d;
+        if (const int p = detail::pair_index(lines); p >= 0) t.pairs[std::size_t(p)] += d;
       }
   }
   return t;

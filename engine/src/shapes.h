@@ -5,9 +5,10 @@
 // (two cells that make a five), a four (one), an open three (a move away
 // from an open four), a three (a move away from a four), an open two, a two.
 // The four lines combine into a cell class: two fours or an open four, a
-// four and an open three, two open threes. So an open three .XXX. scores
-// through its two ends, each a cell that makes an open four, while a blocked
-// one OXXX. only has cells that make a four.
+// four and an open three, two open threes; and the best two of them pair
+// up (an open three with an open two, a four with a three...). So an open
+// three .XXX. scores through its two ends, each a cell that makes an open
+// four, while a blocked one OXXX. only has cells that make a four.
 //
 // A line's shape depends only on the k-1 cells each side of the cell: 2 bits
 // each (empty, first, second, off the board), a 4(k-1)-bit index into a
@@ -19,6 +20,7 @@
 #include <array>
 #include <cassert>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
@@ -169,6 +171,18 @@ inline CellClass combine(const std::array<LineShape5, 4>& lines) {
   return CellClass::plain;
 }
 
+// A cell's two best lines as one of Weights::pairs: rows by the best line
+// (open_two, three, open_three, four), each with the seconds no better than
+// it (none .. the best), so row a starts at (a - 2)(a + 3) / 2. -1 where the
+// best is less than an open two, or an open four or a five (those win).
+inline constexpr int kPairs = 18;
+inline int pair_index(std::array<LineShape5, 4> lines) {
+  std::sort(lines.begin(), lines.end(), std::greater<>());
+  const int best = int(lines[0]), second = int(lines[1]);
+  if (best < int(LineShape5::open_two) || best > int(LineShape5::four)) return -1;
+  return (best - 2) * (best + 3) / 2 + second;
+}
+
 // Weights::order's layout: the shapes' gain (percent), then what a stone
 // makes on each line (by LineShape5, two..open_four) and in all four (by
 // CellClass) for the mover and against the opponent, then nearness to the
@@ -251,6 +265,9 @@ class ShapeState {
       line_weight[i + 1] = w.shapes[i];
     for (int i = 0; i < 3 && i + 7 < int(w.shapes.size()); ++i)
       class_weight[i + 1] = w.shapes[i + 7];
+    std::array<int, kPairs> pair_weight{};
+    std::copy_n(w.pairs.begin(), std::min<std::size_t>(kPairs, w.pairs.size()),
+                pair_weight.begin());
     for (std::size_t key = 0; key < entries_.size(); ++key) {
       std::array<LineShape5, 4> lines{};
       CellEntry e{};
@@ -263,6 +280,7 @@ class ShapeState {
       }
       const int c = int(combine(lines));
       e.value += class_weight[c];
+      if (const int p = pair_index(lines); p >= 0) e.value += pair_weight[p];
       e.order[0] += order_class[0][c];
       e.order[1] += order_class[1][c];
       e.order[2] += gain_class[c];

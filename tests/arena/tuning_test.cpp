@@ -62,15 +62,16 @@ TEST(Tuning, SpsaMovesEveryWeightInUseByDefault) {
   EXPECT_EQ(spsa_default_keys(Weights::defaults(Variant::connect4())), (Keys{"w1", "w2", "w3"}));
   Weights g = Weights::defaults(Variant::gomoku());
   ASSERT_TRUE(g.shapes_on);
-  EXPECT_EQ(spsa_default_keys(g).size(), 19u);  // and the shapes, on by default
-  EXPECT_EQ(spsa_default_keys(g).back(), "double_four");
+  EXPECT_EQ(spsa_default_keys(g).size(), 37u);  // and the shapes and pairs, on by default
+  EXPECT_EQ(spsa_default_keys(g)[18], "double_four");
+  EXPECT_EQ(spsa_default_keys(g).back(), "pair_four_four");
   g.shapes_on = false;
   EXPECT_EQ(spsa_default_keys(g),
             (Keys{"w1", "w2", "w3", "w4", "four", "three", "their_four", "their_three", "tempo"}));
   g.shapes_on = true;
   g.tempo = 0;
   const Keys with_shapes = spsa_default_keys(g);
-  ASSERT_EQ(with_shapes.size(), 18u);
+  ASSERT_EQ(with_shapes.size(), 36u);
   EXPECT_EQ(with_shapes[8], "shape_two");
   EXPECT_EQ(std::count(with_shapes.begin(), with_shapes.end(), "tempo"), 0);
 }
@@ -232,13 +233,15 @@ TEST(Tuning, LabelledPositionsAreReadOrNameTheLine) {
 }
 
 // Positions labelled by another evaluation (here the built-in one with w2
-// at 40) pull the fit towards it; a term in too few positions
+// at 40 and an open three with an open two's cell at 80) pull the fit
+// towards it; a term in too few positions
 // keeps its weight, and the order's copies never move.
 TEST(Tuning, TexelFitsLabelledPositionsAndKeepsRareTerms) {
   const Variant v = Variant::gomoku();
   const Weights start = Weights::defaults(v);
   Weights target = start;
   target.by_count[2] = 40;
+  *target.find("pair_open_three_open_two") = 80;
   Searcher bot(v, start, 4);
   std::vector<LabelledPosition> positions;
   for (const Opening& op : make_openings(v, {.count = 20, .plies = 3, .depth = 2, .seed = 5})) {
@@ -266,6 +269,10 @@ TEST(Tuning, TexelFitsLabelledPositionsAndKeepsRareTerms) {
                to = double(target.by_count[2]) / target.by_count[3];
   const double ratio = double(r.weights.by_count[2]) / r.weights.by_count[3];
   EXPECT_GT(ratio, (from + to) / 2) << r.weights.to_text();
+  const auto pair = [](const Weights& w) {
+    return double(*w.find("pair_open_three_open_two")) / w.by_count[3];
+  };
+  EXPECT_GT(pair(r.weights), (pair(start) + pair(target)) / 2) << r.weights.to_text();
   EXPECT_TRUE(r.kept.empty());
   EXPECT_EQ(r.weights.gain_by_count, start.gain_by_count);
   EXPECT_EQ(r.weights.gain_shapes, start.gain_shapes);
@@ -273,9 +280,11 @@ TEST(Tuning, TexelFitsLabelledPositionsAndKeepsRareTerms) {
   o.min_count = 1000000;
   const auto none = run_texel(o);
   EXPECT_EQ(none.weights, start);
-  EXPECT_EQ(none.kept.size(), 4u + 4u + 10u);  // w1..w4, the threat terms, the shapes
+  // w1..w4, the threat terms, the shapes, the pairs
+  EXPECT_EQ(none.kept.size(), 4u + 4u + 10u + 18u);
   EXPECT_EQ(none.kept.front(), "w1");
-  EXPECT_EQ(none.kept.back(), "double_four");
+  EXPECT_EQ(none.kept[17], "double_four");
+  EXPECT_EQ(none.kept.back(), "pair_four_four");
 }
 
 // The move order against recorded games: each quiet position's played
@@ -376,7 +385,8 @@ TEST(MoveOrder, TheFitLearnsWhatThePlayerPrefers) {
   const auto again = fit_move_order(v, fit->weights, games);
   ASSERT_TRUE(again);
   for (std::size_t i = 0; i < start.order.size(); ++i)
-    EXPECT_NEAR(again->weights.order[i], fit->weights.order[i], 1) << start.keys()[19 + i];
+    EXPECT_NEAR(again->weights.order[i], fit->weights.order[i], 1)
+        << start.keys()[start.keys().size() - start.order.size() + i];
 }
 
 TEST(MoveOrder, TheFitNeedsTheShapesOn) {

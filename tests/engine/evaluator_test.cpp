@@ -138,15 +138,18 @@ TEST(Weights, EveryWeightHasItsKey) {
   EXPECT_EQ(std::vector<std::string>(keys.begin(), keys.begin() + 9),
             (std::vector<std::string>{"w1", "w2", "w3", "w4", "four", "three", "their_four",
                                       "their_three", "tempo"}));
-  // then the ten shapes, the order's copies of w1..w4 and of the shapes, and
-  // the order's 24 terms
-  ASSERT_EQ(keys.size(), 57u);
+  // then the ten shapes, their eighteen pairs, the order's copies of w1..w4
+  // and of the shapes, and the order's 24 terms
+  ASSERT_EQ(keys.size(), 75u);
   EXPECT_EQ(keys[18], "double_four");
-  EXPECT_EQ(keys[19], "gain_w1");
-  EXPECT_EQ(keys[23], "gain_shape_two");
-  EXPECT_EQ(keys[32], "gain_double_four");
-  EXPECT_EQ(keys[33], "order_shape_gain");
-  EXPECT_EQ(keys[34], "order_two");
+  EXPECT_EQ(keys[19], "pair_open_two_none");
+  EXPECT_EQ(keys[30], "pair_open_three_open_three");
+  EXPECT_EQ(keys[36], "pair_four_four");
+  EXPECT_EQ(keys[37], "gain_w1");
+  EXPECT_EQ(keys[41], "gain_shape_two");
+  EXPECT_EQ(keys[50], "gain_double_four");
+  EXPECT_EQ(keys[51], "order_shape_gain");
+  EXPECT_EQ(keys[52], "order_two");
   EXPECT_EQ(keys.back(), "order_near_own_2");
   ASSERT_NE(g.find("w3"), nullptr);
   EXPECT_EQ(*g.find("w3"), 16);
@@ -156,6 +159,8 @@ TEST(Weights, EveryWeightHasItsKey) {
   EXPECT_EQ(g.threats[3], 7);
   EXPECT_EQ(g.tempo, 60);
   EXPECT_EQ(g.shapes[8], 33);
+  *g.find("pair_four_open_two") = -3;
+  EXPECT_EQ(g.pairs[14], -3);
   *g.find("order_their_open_three") = -9;
   EXPECT_EQ(g.order[10], -9);
   // The order's copies are the score's values it was fitted with, and move
@@ -167,8 +172,9 @@ TEST(Weights, EveryWeightHasItsKey) {
   EXPECT_EQ(g.by_count[3], 16);
   EXPECT_EQ(g.gain_shapes[8], 5);
   EXPECT_EQ(g.shapes[8], 33);
-  for (const char* none : {"w0", "w5", "w", "w2x", "five", "", "tempo ", "gain_w0", "gain_w5",
-                           "gain_", "gain_three", "gain_order_two"})
+  for (const char* none :
+       {"w0", "w5", "w", "w2x", "five", "", "tempo ", "gain_w0", "gain_w5", "gain_", "gain_three",
+        "gain_order_two", "pair_four_five", "pair_two_none", "gain_pair_four_four"})
     EXPECT_EQ(g.find(none), nullptr) << none;
   // The text form is the keys, each with its value (and the evaluator switch).
   EXPECT_EQ(*Weights::parse(Variant::gomoku(), g.to_text()), g);
@@ -232,6 +238,11 @@ TEST(EvalTerms, ALoneStoneInTheMiddle) {
   // two (.XX., .X.X., .X..X. can each become an open four in two more
   // moves), four away only a two (X...X needs all three between).
   EXPECT_EQ(t.shapes, (std::vector<int>{8, 24, 0, 0, 0, 0, 0, 0, 0, 0}));
+  // Each of those open twos is its cell's one line: 24 cells whose pair
+  // is an open two and nothing else; the twos' cells pair nothing.
+  std::vector<int> pairs(18, 0);
+  pairs[0] = 24;
+  EXPECT_EQ(t.pairs, pairs);
   EXPECT_TRUE(t.quiet);
 }
 
@@ -281,6 +292,8 @@ TEST(EvalTerms, TheLeafEvaluationIsLinearInTheWeights) {
       for (int& x : w.threats)
         x = int(splitmix64_next(rng) % 81) - 40;
       for (int& x : w.shapes)
+        x = int(splitmix64_next(rng) % 41) - 20;
+      for (int& x : w.pairs)
         x = int(splitmix64_next(rng) % 41) - 20;
       w.shapes_on = !w.shapes.empty() && trial % 2 == 0;
       Searcher s(v, w, 1);

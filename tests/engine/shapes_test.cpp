@@ -62,6 +62,56 @@ TEST(CellClasses, CombineTheFourLines) {
   EXPECT_EQ(combine({S::open_three, S::three, S::open_two, S::none}), CellClass::plain);
 }
 
+// A cell's two best lines as a pair, in any order of directions; rows by
+// the best, from the open two's three to the four's six.
+TEST(CellPairs, IndexTheTwoBestLines) {
+  using S = LineShape5;
+  EXPECT_EQ(pair_index({S::none, S::open_two, S::none, S::none}), 0);
+  EXPECT_EQ(pair_index({S::open_two, S::two, S::two, S::none}), 1);
+  EXPECT_EQ(pair_index({S::open_two, S::none, S::open_two, S::two}), 2);
+  EXPECT_EQ(pair_index({S::none, S::none, S::none, S::three}), 3);
+  EXPECT_EQ(pair_index({S::three, S::three, S::open_two, S::none}), 6);
+  EXPECT_EQ(pair_index({S::open_two, S::none, S::open_three, S::none}), 9);
+  EXPECT_EQ(pair_index({S::open_three, S::open_three, S::open_three, S::four}), 16);
+  EXPECT_EQ(pair_index({S::four, S::two, S::four, S::open_three}), 17);
+  EXPECT_EQ(pair_index({S::two, S::two, S::two, S::two}), -1);  // nothing better than a two
+  EXPECT_EQ(pair_index({S::none, S::none, S::none, S::none}), -1);
+  EXPECT_EQ(pair_index({S::open_four, S::four, S::none, S::none}), -1);  // wins already
+  EXPECT_EQ(pair_index({S::five, S::none, S::none, S::none}), -1);
+}
+
+// X on (7, 7) and (7, 9): six cells make an open two towards each (one or
+// two steps along a diagonal or a row from both): (5, 7), (6, 8), (8, 8),
+// (9, 7), (5, 9), (9, 9). A weight on that pair alone scores them, and
+// only them. O on (8, 8) takes that cell and cuts (9, 9) and (9, 7) from
+// (7, 7) and (7, 9): three are left; taking it away gives them back.
+TEST(CellPairs, APairWeightScoresEveryCellThatMakesIt) {
+  const Variant v = Variant::gomoku();
+  Weights w;
+  w.shapes.assign(10, 0);
+  w.pairs.assign(kPairs, 0);
+  w.pairs[2] = 7;  // pair_open_two_open_two
+  ShapeState state{v};
+  state.set_weights(w);
+  state.reset(v, {});
+  state.add(v.cell(7, 7), Side::first);
+  EXPECT_EQ(state.score_first(), 0);  // a lone stone's cells make one line each
+  state.add(v.cell(7, 9), Side::first);
+  EXPECT_EQ(state.score_first(), 6 * 7);
+  state.add(v.cell(0, 0), Side::second);  // a corner: no line of anyone's
+  EXPECT_EQ(state.score_first(), 6 * 7);
+  state.add(v.cell(8, 8), Side::second);
+  EXPECT_EQ(state.score_first(), 3 * 7);
+  state.remove(v.cell(8, 8), Side::second);
+  EXPECT_EQ(state.score_first(), 6 * 7);
+  w.pairs[2] = 0;
+  w.pairs[0] = 1;  // pair_open_two_none: the cells with one open two
+  state.set_weights(w);
+  state.reset(v, {});
+  state.add(v.cell(7, 7), Side::first);
+  EXPECT_EQ(state.score_first(), 24);  // one to three steps away, in each of eight directions
+}
+
 class Shapes : public ::testing::Test {
  protected:
   Variant v = Variant::gomoku();
@@ -251,6 +301,21 @@ TEST(ShapeWeights, AreDataInTheWeightsText) {
   EXPECT_EQ(w->shapes[5], 55);
   EXPECT_EQ(w->shapes[7], 7);
   EXPECT_EQ(*Weights::parse(v, w->to_text()), *w);
+  // The pairs likewise, on every freestyle board: tuned on gomoku's, zero
+  // (and off) on others.
+  EXPECT_EQ(d.pairs.size(), std::size_t(kPairs));
+  EXPECT_EQ(wide.pairs, std::vector<int>(kPairs, 0));
+  EXPECT_TRUE(Weights::defaults(Variant::connect4()).pairs.empty());
+  const auto p = Weights::parse(v, "pair_open_three_open_three = 60\npair_four_none = -3\n");
+  ASSERT_TRUE(p) << p.error().describe();
+  EXPECT_EQ(p->pairs[11], 60);
+  EXPECT_EQ(p->pairs[12], -3);
+  EXPECT_EQ(*Weights::parse(v, p->to_text()), *p);
+  const auto elsewhere = Weights::parse(Variant::connect4(), "pair_four_four = 1\n");
+  ASSERT_FALSE(elsewhere);
+  EXPECT_NE(elsewhere.error().message.find("'pair_four_four' needs k = 5 without gravity"),
+            std::string::npos)
+      << elsewhere.error().message;
   EXPECT_FALSE(Weights::parse(Variant::connect4(), "eval = shapes\n"));
   EXPECT_FALSE(Weights::parse(v, "eval = magic\n"));
 }

@@ -33,6 +33,13 @@ struct Weights {
   // four lines together (double_three, four_three, double_four). Empty on
   // other boards; `shapes_on` picks it over the windows ("eval = shapes").
   std::vector<int> shapes;
+  // And by the cell's two best lines together, where the best is an open
+  // two, a three, an open three or a four: pair_<best>_<second> for every
+  // second no better than the best (none, two, open_two, three, open_three,
+  // four), 18 keys from pair_open_two_none to pair_four_four. What a cell
+  // threatens depends on how its lines combine, which the sum of its lines
+  // and the three cell classes tell only in part. Present with the shapes.
+  std::vector<int> pairs;
   bool shapes_on = false;
   // Where shapes are on, the search orders a node's quiet moves by the
   // windows' gain plus these, in its units (OrderTerms has what each
@@ -65,9 +72,9 @@ struct Weights {
   // The built-in weights for a variant (tic-tac-toe: 2 -> 2, 1 -> 1).
   static Weights defaults(const Variant& v);
   // Every number above by its key in the text form, in that form's order:
-  // w1..w(k-1), the threat terms, tempo, the shapes, the order's gain
-  // values, the order's terms (those these weights have). What a tuner
-  // moves picks among them by name.
+  // w1..w(k-1), the threat terms, tempo, the shapes and their pairs, the
+  // order's gain values, the order's terms (those these weights have). What
+  // a tuner moves picks among them by name.
   std::vector<std::string> keys() const;
   // The values parse reads for the weight under `key`: -10000..10000, the
   // tempo -100..1000 (percent).
@@ -102,6 +109,9 @@ struct EvalTerms {
   // first player makes that shape, minus the second player's. Counted in
   // the evaluation only while Weights::shapes_on.
   std::vector<int> shapes;
+  // Per pair key, the same: the empty cells whose two best lines for the
+  // first player make that pair, minus the second player's.
+  std::vector<int> pairs;
   // [n]: the side to move's own windows holding n stones (and none of the
   // opponent's), which Weights::tempo weighs again; `first_to_move` says
   // whose they are.
