@@ -1,8 +1,8 @@
 // SPSA tuning of the evaluation's weights over game pairs (any of them by
-// key: the windows, the threat terms, the tempo, the shapes), parameterised
-// as fishtest does: per weight a start value theta, c_end (the
-// perturbation at the last iteration) and r_end (the learning rate at the last
-// iteration); c_k = c / k^gamma with c = c_end N^gamma,
+// key: the windows, the threat terms, the tempo, the shapes, the pairs),
+// parameterised as fishtest does: per weight a start value theta, c_end
+// (the perturbation at the last iteration) and r_end (the learning rate at
+// the last iteration); c_k = c / k^gamma with c = c_end N^gamma,
 // a_k = a / (A + k)^alpha with a = r_end c_end^2 (A + N)^alpha, and
 // theta += (a_k / c_k^2) c_k (wins - losses of theta+) flip. Integer weights
 // are played at randomly rounded values.
@@ -57,8 +57,8 @@ struct SpsaResult {
 };
 
 // What a tuning run moves unless told: every weight the evaluation counts
-// (the windows, the threat terms, the shapes while on) and the tempo where
-// it is in use (not 0).
+// (the windows, the threat terms, the shapes and pairs while on) and the
+// tempo where it is in use (not 0).
 std::vector<std::string> spsa_default_keys(const Weights& w);
 
 // `on_iteration(k, theta)` is called after each iteration (k from 1).
