@@ -69,7 +69,7 @@ std::vector<std::string> spsa_default_keys(const Weights& w) {
   // moves.
   keys.resize(keys.size() - w.order.size() - w.gain_shapes.size() -
               (w.gain_by_count.empty() ? 0 : w.gain_by_count.size() - 1) -
-              (w.shapes_on ? 0 : w.shapes.size() + w.pairs.size()));
+              (w.shapes_on ? 0 : w.shapes.size() + w.pairs.size() + w.held_pairs.size()));
   if (w.tempo == 0) std::erase(keys, "tempo");
   return keys;
 }

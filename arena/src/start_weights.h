@@ -22,6 +22,7 @@ inline Weights start_weights(const Variant& v, const Weights& given) {
     w.shapes_on = given.shapes_on;
   }
   if (given.pairs.size() == w.pairs.size()) w.pairs = given.pairs;
+  if (given.held_pairs.size() == w.held_pairs.size()) w.held_pairs = given.held_pairs;
   if (given.order.size() == w.order.size()) w.order = given.order;
   return w;
 }

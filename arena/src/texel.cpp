@@ -24,13 +24,13 @@ double sigmoid(double x) {
 }
 
 // The weights a fit moves, as one vector: w1..w(k-1), then the threat
-// terms, then the shapes and their pairs while they are on (off, they count
-// for nothing).
+// terms, then the shapes, their pairs and the pairs held while they are on
+// (off, they count for nothing).
 // The tempo stays as it is: with it fixed, the evaluation is still linear in
 // the window weights, each multiplying its count plus the tempo's share of
 // the mover's own count.
 struct Layout {
-  std::size_t counts = 0, threats = 0, shapes = 0, pairs = 0;
+  std::size_t counts = 0, threats = 0, shapes = 0, pairs = 0, held = 0;
   double tempo = 0;
 
   explicit Layout(const Weights& w)
@@ -38,8 +38,9 @@ struct Layout {
         threats(w.threats.size()),
         shapes(w.shapes_on ? w.shapes.size() : 0),
         pairs(w.shapes_on ? w.pairs.size() : 0),
+        held(w.shapes_on ? w.held_pairs.size() : 0),
         tempo(w.tempo / 100.0) {}
-  std::size_t size() const { return counts + threats + shapes + pairs; }
+  std::size_t size() const { return counts + threats + shapes + pairs + held; }
 
   std::vector<double> flatten(const Weights& w) const {
     std::vector<double> x;
@@ -48,6 +49,7 @@ struct Layout {
     x.insert(x.end(), w.threats.begin(), w.threats.end());
     if (shapes) x.insert(x.end(), w.shapes.begin(), w.shapes.end());
     if (pairs) x.insert(x.end(), w.pairs.begin(), w.pairs.end());
+    if (held) x.insert(x.end(), w.held_pairs.begin(), w.held_pairs.end());
     return x;
   }
   Weights unflatten(Weights w, const std::vector<double>& x) const {
@@ -60,6 +62,8 @@ struct Layout {
       w.shapes[t] = int(std::lround(x[i++]));
     for (std::size_t t = 0; t < pairs; ++t)
       w.pairs[t] = int(std::lround(x[i++]));
+    for (std::size_t t = 0; t < held; ++t)
+      w.held_pairs[t] = int(std::lround(x[i++]));
     return w;
   }
   std::vector<float> features(const EvalTerms& t) const {
@@ -76,6 +80,8 @@ struct Layout {
       f.push_back(float(t.shapes[i]));
     for (std::size_t i = 0; i < pairs; ++i)
       f.push_back(float(t.pairs[i]));
+    for (std::size_t i = 0; i < held; ++i)
+      f.push_back(float(t.held_pairs[i]));
     return f;
   }
   // Window counts stay non-negative (as the tuners have always kept them);

@@ -186,8 +186,9 @@ class Core {
                                                  -kMaxEval + 1, kMaxEval - 1)
                                     : eval_.score_first();
     const Side us = pos_.to_move();
-    const Score s = us == Side::first ? first : -first;
-    if (!tempo_) return s;
+    const Score s =
+        (us == Side::first ? first : -first) + (use_shapes_ ? shapes_->held_score(us) : 0);
+    if (!tempo_) return std::clamp(s, -kMaxEval + 1, kMaxEval - 1);
     // The side to move's own windows, weighed again (Weights::tempo).
     return std::clamp(s + eval_.side_sum(us) * tempo_ / 100, -kMaxEval + 1, kMaxEval - 1);
   }
@@ -819,6 +820,7 @@ EvalTerms Core<W>::eval_terms(const Game& game) {
     shapes.reset(v, pos_.moves());
     t.shapes.assign(10, 0);
     t.pairs.assign(detail::kPairs, 0);
+    std::array<std::uint32_t, 2> held{};
     for (int c : bits(empty_cells()))
       for (Side s : {Side::first, Side::second}) {
         const int d = s == Side::first ? 1 : -1;
@@ -827,8 +829,18 @@ EvalTerms Core<W>::eval_terms(const Game& game) {
           if (l != detail::LineShape5::none) t.shapes[int(l) - 1] += d;
         if (const auto cls = detail::combine(lines); cls != detail::CellClass::plain)
           t.shapes[int(cls) + 6] += d;
-        if (const int p = detail::pair_index(lines); p >= 0) t.pairs[std::size_t(p)] += d;
+        if (const int p = detail::pair_index(lines); p >= 0) {
+          t.pairs[std::size_t(p)] += d;
+          held[index(s)] |= 1u << p;
+        }
       }
+    // Whose pairs they are: the side to move's first, in the first player's
+    // frame.
+    t.held_pairs.assign(2 * detail::kPairs, 0);
+    for (int p = 0; p < detail::kPairs; ++p) {
+      t.held_pairs[std::size_t(p)] = sign * int((held[index(us)] >> p) & 1);
+      t.held_pairs[std::size_t(detail::kPairs + p)] = sign * int((held[index(them)] >> p) & 1);
+    }
   }
   return t;
 }

@@ -268,6 +268,9 @@ class ShapeState {
     std::array<int, kPairs> pair_weight{};
     std::copy_n(w.pairs.begin(), std::min<std::size_t>(kPairs, w.pairs.size()),
                 pair_weight.begin());
+    pairs_.weight = {};
+    for (std::size_t i = 0; i < w.held_pairs.size() && i < 2 * kPairs; ++i)
+      pairs_.weight[i / kPairs][i % kPairs] = w.held_pairs[i];
     for (std::size_t key = 0; key < entries_.size(); ++key) {
       std::array<LineShape5, 4> lines{};
       CellEntry e{};
@@ -280,7 +283,8 @@ class ShapeState {
       }
       const int c = int(combine(lines));
       e.value += class_weight[c];
-      if (const int p = pair_index(lines); p >= 0) e.value += pair_weight[p];
+      e.pair = std::int8_t(pair_index(lines));
+      if (e.pair >= 0) e.value += pair_weight[e.pair];
       e.order[0] += order_class[0][c];
       e.order[1] += order_class[1][c];
       e.order[2] += gain_class[c];
@@ -292,6 +296,7 @@ class ShapeState {
     codes_ = base_;
     std::fill(stones_.begin(), stones_.end(), 0);
     std::fill(value_.begin(), value_.end(), 0);
+    pairs_.count = {};
     std::fill(order_.begin(), order_.end(), std::array<int, 3>{});
     score_ = 0;
     for (int c = 0; c < v.width; ++c)
@@ -305,6 +310,11 @@ class ShapeState {
   void remove(int cell, Side s) { update(cell, index(s) + 1, -1); }
 
   Score score_first() const { return std::clamp(score_, -kMaxEval + 1, kMaxEval - 1); }
+  // The pairs (pair_index) some empty cell makes for `s`, a bit each.
+  std::uint32_t pairs_held(Side s) const { return pairs_.held(index(s)); }
+  // Weights::held_pairs for `us` to move: each pair some cell makes for
+  // us, then for the opponent, scored once however many cells make it.
+  int held_score(Side us) const { return pairs_.score(index(us)); }
   // What a move on an empty cell is worth to `s` in the order's gain: its
   // own shapes there plus the opponent's it spoils, valued by the order's
   // copy of the shape weights.
@@ -334,6 +344,32 @@ class ShapeState {
   struct CellEntry {
     int value = 0;
     std::array<int, 3> order{};
+    std::int8_t pair = -1;  // pair_index of the key's lines
+  };
+  // How many empty cells make each pair, per side: slot 0 counts the cells
+  // that make none, slot p + 1 pair p. A key that changes moves one cell
+  // from slot to slot without a branch; the leaf weighs the pairs held
+  // (Weights::held_pairs, as the mover's [0] and the opponent's [1]) from
+  // the counts, which it reads far less often than they change.
+  struct PairCounts {
+    std::array<std::array<int, kPairs + 1>, 2> count{};
+    std::array<std::array<int, kPairs>, 2> weight{};
+    void change(int side, int from, int to) {
+      --count[side][from + 1];
+      ++count[side][to + 1];
+    }
+    int score(int us) const {
+      int sum = 0;
+      for (int p = 0; p < kPairs; ++p)
+        sum += weight[0][p] * (count[us][p + 1] > 0) + weight[1][p] * (count[1 - us][p + 1] > 0);
+      return sum;
+    }
+    std::uint32_t held(int side) const {
+      std::uint32_t bits = 0;
+      for (int p = 0; p < kPairs; ++p)
+        bits |= std::uint32_t(count[side][p + 1] > 0) << p;
+      return bits;
+    }
   };
   static constexpr int kKeyBits = 3;  // a LineShape5
   static constexpr int kHalf = 4;     // cells each side of a cell on a line (k = 5)
@@ -347,19 +383,23 @@ class ShapeState {
     std::uint16_t* keys;
     int* value;
     std::array<int, 3>* order;
+    PairCounts* pairs;
     const CellEntry* entries;
     // Give an empty cell's side (at = cell * 2 + side) the value of `key`;
-    // returns the change in the first player's score.
-    int assign(std::size_t at, std::uint16_t key) const {
+    // `counted` is the pair it was counted under until now (-1: none, or a
+    // cell just emptied, counted nowhere). Returns the change in the first
+    // player's score.
+    int assign(std::size_t at, std::uint16_t key, int counted) const {
       keys[at] = key;
       const CellEntry& e = entries[key];
       const int change = (at & 1 ? -1 : 1) * (e.value - value[at]);
       value[at] = e.value;
       order[at] = e.order;
+      pairs->change(int(at & 1), counted, e.pair);
       return change;
     }
   };
-  Cells cells() { return {keys_.data(), value_.data(), order_.data(), entries_.data()}; }
+  Cells cells() { return {keys_.data(), value_.data(), order_.data(), &pairs_, entries_.data()}; }
   // An empty cell's keys from its four lines; an occupied cell is worth
   // nothing (its keys are left stale, and recounted when it empties).
   void recount(int cell) {
@@ -368,6 +408,9 @@ class ShapeState {
       score_ -= value_[at] - value_[at + 1];
       value_[at] = value_[at + 1] = 0;
       order_[at] = order_[at + 1] = {};
+      // Its keys are those it counted while empty.
+      for (int side = 0; side < 2; ++side)
+        pairs_.change(side, entries_[keys_[at + side]].pair, -1);
       return;
     }
     std::uint16_t key[2] = {0, 0};
@@ -376,8 +419,10 @@ class ShapeState {
       key[0] |= std::uint16_t((both & 15) << (kKeyBits * d));
       key[1] |= std::uint16_t((both >> 4) << (kKeyBits * d));
     }
+    // An emptied cell's stale keys were taken out of the counts when it
+    // filled.
     const Cells all = cells();
-    score_ += all.assign(at, key[0]) + all.assign(at + 1, key[1]);
+    score_ += all.assign(at, key[0], -1) + all.assign(at + 1, key[1], -1);
   }
   void update(int cell, int stone, int delta) {
     stones_[cell] = delta > 0 ? std::uint8_t(stone) : 0;
@@ -408,7 +453,7 @@ class ShapeState {
           const std::size_t at = std::size_t(n) * 2 + side;
           const std::uint16_t old = all.keys[at];
           const auto key = std::uint16_t((old & mask) | ((both >> (4 * side)) & 15) << shift);
-          if (key != old) score += all.assign(at, key);
+          if (key != old) score += all.assign(at, key, all.entries[old].pair);
         }
       }
     }
@@ -423,6 +468,7 @@ class ShapeState {
   std::vector<std::uint8_t> stones_;
   std::vector<std::uint16_t> keys_;  // per cell and side: its four line shapes
   std::vector<int> value_;           // per cell and side
+  PairCounts pairs_;
   // per cell and side: the order terms of its stone there, as the mover's
   // and as the opponent's, and its value to the order's gain
   std::vector<std::array<int, 3>> order_;

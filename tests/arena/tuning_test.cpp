@@ -62,16 +62,18 @@ TEST(Tuning, SpsaMovesEveryWeightInUseByDefault) {
   EXPECT_EQ(spsa_default_keys(Weights::defaults(Variant::connect4())), (Keys{"w1", "w2", "w3"}));
   Weights g = Weights::defaults(Variant::gomoku());
   ASSERT_TRUE(g.shapes_on);
-  EXPECT_EQ(spsa_default_keys(g).size(), 37u);  // and the shapes and pairs, on by default
+  // and the shapes, their pairs and the pairs held, on by default
+  EXPECT_EQ(spsa_default_keys(g).size(), 73u);
   EXPECT_EQ(spsa_default_keys(g)[18], "double_four");
-  EXPECT_EQ(spsa_default_keys(g).back(), "pair_four_four");
+  EXPECT_EQ(spsa_default_keys(g)[36], "pair_four_four");
+  EXPECT_EQ(spsa_default_keys(g).back(), "their_held_four_four");
   g.shapes_on = false;
   EXPECT_EQ(spsa_default_keys(g),
             (Keys{"w1", "w2", "w3", "w4", "four", "three", "their_four", "their_three", "tempo"}));
   g.shapes_on = true;
   g.tempo = 0;
   const Keys with_shapes = spsa_default_keys(g);
-  ASSERT_EQ(with_shapes.size(), 36u);
+  ASSERT_EQ(with_shapes.size(), 72u);
   EXPECT_EQ(with_shapes[8], "shape_two");
   EXPECT_EQ(std::count(with_shapes.begin(), with_shapes.end(), "tempo"), 0);
 }
@@ -280,11 +282,12 @@ TEST(Tuning, TexelFitsLabelledPositionsAndKeepsRareTerms) {
   o.min_count = 1000000;
   const auto none = run_texel(o);
   EXPECT_EQ(none.weights, start);
-  // w1..w4, the threat terms, the shapes, the pairs
-  EXPECT_EQ(none.kept.size(), 4u + 4u + 10u + 18u);
+  // w1..w4, the threat terms, the shapes, the pairs, the pairs held
+  EXPECT_EQ(none.kept.size(), 4u + 4u + 10u + 18u + 36u);
   EXPECT_EQ(none.kept.front(), "w1");
   EXPECT_EQ(none.kept[17], "double_four");
-  EXPECT_EQ(none.kept.back(), "pair_four_four");
+  EXPECT_EQ(none.kept[35], "pair_four_four");
+  EXPECT_EQ(none.kept.back(), "their_held_four_four");
 }
 
 // The move order against recorded games: each quiet position's played

@@ -109,7 +109,7 @@ TEST(Swap2Bot, ChooserKeepsSecondWhenFirstsStonesAreWasted) {
 }
 
 // h8 h9 i8: first's two stones side by side, which the searches at depth 4
-// value at -66 from second's view, 70 past even (kSwap2EvenAtThree) and
+// value at -97 from second's view, 105 past even (kSwap2EvenAtThree) and
 // beyond the margin: the chooser takes first.
 TEST(Swap2Bot, ChooserTakesFirstWhenItsStonesStandTogether) {
   auto b = bot("depth=4");
@@ -120,8 +120,8 @@ TEST(Swap2Bot, ChooserTakesFirstWhenItsStonesStandTogether) {
 }
 
 // i7 g7 f10: an ordinary opening, first's two stones apart, which the
-// searches value within the margin of even at depths 3 and 4 alike (13 and
-// 4, 9 and 0 from kSwap2EvenAtThree; one search alone leans by depth:
+// searches value within the margin of even at depths 3 and 4 alike (11 and
+// 1, 3 and 7 from kSwap2EvenAtThree; one search alone leans by depth:
 // opening.cpp).
 TEST(Swap2Bot, ChooserPlacesTwoWhenEvenAlongTheLineItExpects) {
   for (const char* spec : {"depth=3", "depth=4"}) {
@@ -140,14 +140,14 @@ TEST(Swap2Bot, ChooserPlacesTwoWhenEvenAlongTheLineItExpects) {
   }
 }
 
-// j8 k9 e11: valued 62 and 70 at depths 4 and 5, 58 and 66 past even and
-// beyond the margin, where the fit behind kSwap2EvenAtThree gives second
-// about three games in four; second won it with both colours in that
-// book. The chooser takes second.
+// e8 f6 j5: valued 120 and 135 at depths 5 and 6, 112 and 127 past even
+// and beyond the margin, where the fit behind kSwap2EvenAtThree gives
+// second more than three games in four; second won it with both colours
+// in that book. The chooser takes second.
 TEST(Swap2Bot, ChooserTakesSecondWhenSecondIsAhead) {
-  for (const char* spec : {"depth=4", "depth=5"}) {
+  for (const char* spec : {"depth=5", "depth=6"}) {
     auto b = bot(spec);
-    const OpeningDecision d = decide_swap2(*b, game("j8k9e11"), at(Step::choose), {}, 1);
+    const OpeningDecision d = decide_swap2(*b, game("e8f6j5"), at(Step::choose), {}, 1);
     EXPECT_EQ(d.side, Side::second) << spec;
     EXPECT_FALSE(d.place_two) << spec;
     EXPECT_TRUE(d.stones.empty()) << spec;

@@ -138,18 +138,23 @@ TEST(Weights, EveryWeightHasItsKey) {
   EXPECT_EQ(std::vector<std::string>(keys.begin(), keys.begin() + 9),
             (std::vector<std::string>{"w1", "w2", "w3", "w4", "four", "three", "their_four",
                                       "their_three", "tempo"}));
-  // then the ten shapes, their eighteen pairs, the order's copies of w1..w4
-  // and of the shapes, and the order's 24 terms
-  ASSERT_EQ(keys.size(), 75u);
+  // then the ten shapes, their eighteen pairs, the pairs held by the mover
+  // and by the opponent, the order's copies of w1..w4 and of the shapes,
+  // and the order's 24 terms
+  ASSERT_EQ(keys.size(), 111u);
   EXPECT_EQ(keys[18], "double_four");
   EXPECT_EQ(keys[19], "pair_open_two_none");
   EXPECT_EQ(keys[30], "pair_open_three_open_three");
   EXPECT_EQ(keys[36], "pair_four_four");
-  EXPECT_EQ(keys[37], "gain_w1");
-  EXPECT_EQ(keys[41], "gain_shape_two");
-  EXPECT_EQ(keys[50], "gain_double_four");
-  EXPECT_EQ(keys[51], "order_shape_gain");
-  EXPECT_EQ(keys[52], "order_two");
+  EXPECT_EQ(keys[37], "held_open_two_none");
+  EXPECT_EQ(keys[54], "held_four_four");
+  EXPECT_EQ(keys[55], "their_held_open_two_none");
+  EXPECT_EQ(keys[72], "their_held_four_four");
+  EXPECT_EQ(keys[73], "gain_w1");
+  EXPECT_EQ(keys[77], "gain_shape_two");
+  EXPECT_EQ(keys[86], "gain_double_four");
+  EXPECT_EQ(keys[87], "order_shape_gain");
+  EXPECT_EQ(keys[88], "order_two");
   EXPECT_EQ(keys.back(), "order_near_own_2");
   ASSERT_NE(g.find("w3"), nullptr);
   EXPECT_EQ(*g.find("w3"), 16);
@@ -161,6 +166,8 @@ TEST(Weights, EveryWeightHasItsKey) {
   EXPECT_EQ(g.shapes[8], 33);
   *g.find("pair_four_open_two") = -3;
   EXPECT_EQ(g.pairs[14], -3);
+  *g.find("their_held_three_two") = 8;
+  EXPECT_EQ(g.held_pairs[22], 8);
   *g.find("order_their_open_three") = -9;
   EXPECT_EQ(g.order[10], -9);
   // The order's copies are the score's values it was fitted with, and move
@@ -174,7 +181,8 @@ TEST(Weights, EveryWeightHasItsKey) {
   EXPECT_EQ(g.shapes[8], 33);
   for (const char* none :
        {"w0", "w5", "w", "w2x", "five", "", "tempo ", "gain_w0", "gain_w5", "gain_", "gain_three",
-        "gain_order_two", "pair_four_five", "pair_two_none", "gain_pair_four_four"})
+        "gain_order_two", "pair_four_five", "pair_two_none", "gain_pair_four_four", "held_",
+        "held_pair_four_four", "their_held_five"})
     EXPECT_EQ(g.find(none), nullptr) << none;
   // The text form is the keys, each with its value (and the evaluator switch).
   EXPECT_EQ(*Weights::parse(Variant::gomoku(), g.to_text()), g);
@@ -243,6 +251,10 @@ TEST(EvalTerms, ALoneStoneInTheMiddle) {
   std::vector<int> pairs(18, 0);
   pairs[0] = 24;
   EXPECT_EQ(t.pairs, pairs);
+  // O is to move and holds no pair; its opponent, X, holds that one.
+  std::vector<int> held(36, 0);
+  held[18] = -1;
+  EXPECT_EQ(t.held_pairs, held);
   EXPECT_TRUE(t.quiet);
 }
 
@@ -295,6 +307,8 @@ TEST(EvalTerms, TheLeafEvaluationIsLinearInTheWeights) {
         x = int(splitmix64_next(rng) % 41) - 20;
       for (int& x : w.pairs)
         x = int(splitmix64_next(rng) % 41) - 20;
+      for (int& x : w.held_pairs)
+        x = int(splitmix64_next(rng) % 201) - 100;
       w.shapes_on = !w.shapes.empty() && trial % 2 == 0;
       Searcher s(v, w, 1);
       Game game(v);

@@ -112,6 +112,39 @@ TEST(CellPairs, APairWeightScoresEveryCellThatMakesIt) {
   EXPECT_EQ(state.score_first(), 24);  // one to three steps away, in each of eight directions
 }
 
+// The pairs held: once per pair some cell makes, whoever is to move, and
+// kept as stones come and go.
+TEST(CellPairs, APairHeldScoresOnceForItsSide) {
+  const Variant v = Variant::gomoku();
+  Weights w;
+  w.shapes.assign(10, 0);
+  w.pairs.assign(kPairs, 0);
+  w.held_pairs.assign(2 * kPairs, 0);
+  w.held_pairs[2] = 100;          // held_open_two_open_two: the mover's
+  w.held_pairs[kPairs + 2] = -7;  // their_held_open_two_open_two
+  w.held_pairs[0] = 1;            // held_open_two_none
+  ShapeState state{v};
+  state.set_weights(w);
+  state.reset(v, {});
+  EXPECT_EQ(state.held_score(Side::first), 0);
+  state.add(v.cell(7, 7), Side::first);
+  EXPECT_EQ(state.pairs_held(Side::first), 1u << 0);  // 24 cells, held once
+  EXPECT_EQ(state.pairs_held(Side::second), 0u);
+  EXPECT_EQ(state.held_score(Side::first), 1);
+  EXPECT_EQ(state.held_score(Side::second), 0);
+  // Six cells make the double open two; on the column, (7, 8) and (7, 6)
+  // make an open three (X_X, XX.X), (7, 5) a three (X.X.X).
+  state.add(v.cell(7, 9), Side::first);
+  EXPECT_EQ(state.pairs_held(Side::first), (1u << 0) | (1u << 2) | (1u << 3) | (1u << 7));
+  EXPECT_EQ(state.held_score(Side::first), 101);
+  EXPECT_EQ(state.held_score(Side::second), -7);
+  state.remove(v.cell(7, 9), Side::first);
+  EXPECT_EQ(state.pairs_held(Side::first), 1u << 0);
+  state.remove(v.cell(7, 7), Side::first);
+  EXPECT_EQ(state.pairs_held(Side::first), 0u);
+  EXPECT_EQ(state.held_score(Side::first), 0);
+}
+
 class Shapes : public ::testing::Test {
  protected:
   Variant v = Variant::gomoku();
@@ -120,7 +153,7 @@ class Shapes : public ::testing::Test {
     state.set_weights(Weights::defaults(v));
     state.reset(v, {});
   }
-  // Whether the kept score, gains and order values equal a recount of
+  // Whether the kept score, pairs held, gains and order values equal a recount of
   // `moves` from an empty board; names the first difference.
   ::testing::AssertionResult matches_recount(std::span<const std::uint16_t> moves) const {
     ShapeState fresh{v};
@@ -129,6 +162,10 @@ class Shapes : public ::testing::Test {
     if (state.score_first() != fresh.score_first())
       return ::testing::AssertionFailure()
              << "score " << state.score_first() << ", recounted " << fresh.score_first();
+    for (Side side : {Side::first, Side::second})
+      if (state.pairs_held(side) != fresh.pairs_held(side))
+        return ::testing::AssertionFailure() << "pairs held " << state.pairs_held(side)
+                                             << ", recounted " << fresh.pairs_held(side);
     for (int c = 0; c < v.span(); ++c)
       for (Side side : {Side::first, Side::second}) {
         if (state.gain(c, side) != fresh.gain(c, side))

@@ -4,8 +4,8 @@
 // stronger engine's view of it), and weights chosen to minimise the squared
 // error between the label and sigmoid(eval / K). The search's leaf
 // evaluation is linear in every weight (EvalTerms), so the fit moves the
-// window counts, the threat terms and, while they are on, the shapes and
-// their pairs. The move order's copies of those values
+// window counts, the threat terms and, while they are on, the shapes,
+// their pairs and the pairs held. The move order's copies of those values
 // (Weights::gain_by_count, gain_shapes) stay as they are.
 #pragma once
 

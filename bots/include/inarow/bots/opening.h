@@ -27,24 +27,25 @@ struct OpeningDecision {
 // against games, not guessed: 400 openings of three random stones near the
 // centre (the arena's book, seeds 91 and 93), each played with both colours
 // by master at 20,000 and 30,000 nodes, and a logistic fit of first's score
-// to the valuation at depths 3 to 6. First scored half at +4 (0 and +12 per
-// seed; at depth 6, -8 and +2), and the fit's scale was 60. After five
-// stones (200 more openings, seed 92, white again to move): even at -14,
-// scale 80. Both were measured again when the evaluation gained the cell
-// pairs (Weights::pairs): with the evaluation before, even sat at -42 and
-// -22, scale 40 and 50. Measured on freestyle 15x15; the standard rule and
-// other boards use the same points, not measured there.
-inline constexpr Score kSwap2EvenAtThree = 4;
-inline constexpr Score kSwap2EvenAtFive = -14;
+// to the valuation at depths 3 to 6. First scored half at +8 (+6 and +12
+// per seed; at depth 6, 0 and +10), and the fit's scale was 100. After five
+// stones (200 more openings, seed 92, white again to move): even at +6,
+// scale 110. Measured again whenever the evaluation changes what its
+// values mean: before the pairs held (Weights::held_pairs), even was +4
+// and -14, scale 60 and 70; before the pairs, -42 and -22, scale 40 and
+// 50. Measured on freestyle 15x15; the standard rule and other boards use
+// the same points, not measured there.
+inline constexpr Score kSwap2EvenAtThree = 8;
+inline constexpr Score kSwap2EvenAtFive = 6;
 
 // At the chooser's choice (Swap2::Step::choose), a position valued within
 // this many points of kSwap2EvenAtThree goes back to the proposer with two
-// more stones; beyond it the chooser takes the better side. 42 is where the
-// fit above gives the favoured side two games in three (60 ln 2): an edge
+// more stones; beyond it the chooser takes the better side. 69 is where the
+// fit above gives the favoured side two games in three (100 ln 2): an edge
 // the valuation is sure of. The first margin, 55 around 0, was set from
 // how the values spread, not from games; it sent back as even openings
 // that second won three times in four.
-inline constexpr Score kSwap2Margin = 42;
+inline constexpr Score kSwap2Margin = 69;
 
 // The bot's part of the swap2 opening at `opening.step()`; `game` holds the
 // stones placed so far. A position is valued by two searches a ply apart,

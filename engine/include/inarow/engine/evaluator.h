@@ -40,6 +40,12 @@ struct Weights {
   // threatens depends on how its lines combine, which the sum of its lines
   // and the three cell classes tell only in part. Present with the shapes.
   std::vector<int> pairs;
+  // And once per pair that some empty cell makes, however many do: for the
+  // side to move (held_<pair>, e.g. held_open_three_open_two), then for
+  // the opponent (their_held_<pair>). The sums above count every cell
+  // alike; what decides a quiet position is more the best threat each side
+  // holds, and the mover's comes first. 36 keys, present with the shapes.
+  std::vector<int> held_pairs;
   bool shapes_on = false;
   // Where shapes are on, the search orders a node's quiet moves by the
   // windows' gain plus these, in its units (OrderTerms has what each
@@ -72,8 +78,8 @@ struct Weights {
   // The built-in weights for a variant (tic-tac-toe: 2 -> 2, 1 -> 1).
   static Weights defaults(const Variant& v);
   // Every number above by its key in the text form, in that form's order:
-  // w1..w(k-1), the threat terms, tempo, the shapes and their pairs, the
-  // order's gain values, the order's terms (those these weights have). What
+  // w1..w(k-1), the threat terms, tempo, the shapes, their pairs and the
+  // pairs held, the order's gain values, the order's terms (those these weights have). What
   // a tuner moves picks among them by name.
   std::vector<std::string> keys() const;
   // The values parse reads for the weight under `key`: -10000..10000, the
@@ -112,6 +118,10 @@ struct EvalTerms {
   // Per pair key, the same: the empty cells whose two best lines for the
   // first player make that pair, minus the second player's.
   std::vector<int> pairs;
+  // Per held pair key: 1 where some empty cell makes that pair for the side
+  // to move (then, the second 18, for the opponent), negated where the
+  // second player is to move.
+  std::vector<int> held_pairs;
   // [n]: the side to move's own windows holding n stones (and none of the
   // opponent's), which Weights::tempo weighs again; `first_to_move` says
   // whose they are.
