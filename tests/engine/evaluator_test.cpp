@@ -142,20 +142,21 @@ TEST(Weights, EveryWeightHasItsKey) {
   // and by the opponent, the order's copies of w1..w4 and of the shapes,
   // and the order's 24 terms
   ASSERT_EQ(keys.size(), 111u);
-  EXPECT_EQ(keys[18], "double_four");
-  EXPECT_EQ(keys[19], "pair_open_two_none");
-  EXPECT_EQ(keys[30], "pair_open_three_open_three");
-  EXPECT_EQ(keys[36], "pair_four_four");
-  EXPECT_EQ(keys[37], "held_open_two_none");
-  EXPECT_EQ(keys[54], "held_four_four");
-  EXPECT_EQ(keys[55], "their_held_open_two_none");
-  EXPECT_EQ(keys[72], "their_held_four_four");
-  EXPECT_EQ(keys[73], "gain_w1");
-  EXPECT_EQ(keys[77], "gain_shape_two");
-  EXPECT_EQ(keys[86], "gain_double_four");
-  EXPECT_EQ(keys[87], "order_shape_gain");
-  EXPECT_EQ(keys[88], "order_two");
-  EXPECT_EQ(keys.back(), "order_near_own_2");
+  for (const auto& [at, key] : {std::pair{18, "double_four"},
+                                {19, "pair_open_two_none"},
+                                {30, "pair_open_three_open_three"},
+                                {36, "pair_four_four"},
+                                {37, "held_open_two_none"},
+                                {54, "held_four_four"},
+                                {55, "their_held_open_two_none"},
+                                {72, "their_held_four_four"},
+                                {73, "gain_w1"},
+                                {77, "gain_shape_two"},
+                                {86, "gain_double_four"},
+                                {87, "order_shape_gain"},
+                                {88, "order_two"},
+                                {110, "order_near_own_2"}})
+    EXPECT_EQ(keys[std::size_t(at)], key) << at;
   ASSERT_NE(g.find("w3"), nullptr);
   EXPECT_EQ(*g.find("w3"), 16);
   *g.find("their_three") = 7;
