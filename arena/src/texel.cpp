@@ -1,12 +1,14 @@
 #include "inarow/arena/texel.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <optional>
 #include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include "inarow/arena/record.h"
 #include "inarow/bots/bot.h"
@@ -30,40 +32,46 @@ double sigmoid(double x) {
 // the window weights, each multiplying its count plus the tempo's share of
 // the mover's own count.
 struct Layout {
-  std::size_t counts = 0, threats = 0, shapes = 0, pairs = 0, held = 0;
+  // The threat terms, then the shape terms, each a weight vector and the
+  // terms it multiplies, place for place.
+  static constexpr std::pair<std::vector<int> Weights::*, std::vector<int> EvalTerms::*> kTerms[] =
+      {{&Weights::threats, &EvalTerms::threats},
+       {&Weights::shapes, &EvalTerms::shapes},
+       {&Weights::pairs, &EvalTerms::pairs},
+       {&Weights::held_pairs, &EvalTerms::held_pairs}};
+  std::size_t counts = 0;
+  std::array<std::size_t, std::size(kTerms)> terms{};  // how many of each are fitted
   double tempo = 0;
 
   explicit Layout(const Weights& w)
-      : counts(w.by_count.empty() ? 0 : w.by_count.size() - 1),
-        threats(w.threats.size()),
-        shapes(w.shapes_on ? w.shapes.size() : 0),
-        pairs(w.shapes_on ? w.pairs.size() : 0),
-        held(w.shapes_on ? w.held_pairs.size() : 0),
-        tempo(w.tempo / 100.0) {}
-  std::size_t size() const { return counts + threats + shapes + pairs + held; }
+      : counts(w.by_count.empty() ? 0 : w.by_count.size() - 1), tempo(w.tempo / 100.0) {
+    // The shapes' terms count only while the shapes are on.
+    for (std::size_t k = 0; k < terms.size(); ++k)
+      terms[k] = k == 0 || w.shapes_on ? (w.*kTerms[k].first).size() : 0;
+  }
+  std::size_t size() const {
+    std::size_t n = counts;
+    for (std::size_t t : terms)
+      n += t;
+    return n;
+  }
 
   std::vector<double> flatten(const Weights& w) const {
     std::vector<double> x;
     for (std::size_t n = 1; n <= counts; ++n)
       x.push_back(w.by_count[n]);
-    x.insert(x.end(), w.threats.begin(), w.threats.end());
-    if (shapes) x.insert(x.end(), w.shapes.begin(), w.shapes.end());
-    if (pairs) x.insert(x.end(), w.pairs.begin(), w.pairs.end());
-    if (held) x.insert(x.end(), w.held_pairs.begin(), w.held_pairs.end());
+    for (std::size_t k = 0; k < terms.size(); ++k)
+      x.insert(x.end(), (w.*kTerms[k].first).begin(),
+               (w.*kTerms[k].first).begin() + std::ptrdiff_t(terms[k]));
     return x;
   }
   Weights unflatten(Weights w, const std::vector<double>& x) const {
     std::size_t i = 0;
     for (std::size_t n = 1; n <= counts; ++n)
       w.by_count[n] = int(std::lround(x[i++]));
-    for (std::size_t t = 0; t < threats; ++t)
-      w.threats[t] = int(std::lround(x[i++]));
-    for (std::size_t t = 0; t < shapes; ++t)
-      w.shapes[t] = int(std::lround(x[i++]));
-    for (std::size_t t = 0; t < pairs; ++t)
-      w.pairs[t] = int(std::lround(x[i++]));
-    for (std::size_t t = 0; t < held; ++t)
-      w.held_pairs[t] = int(std::lround(x[i++]));
+    for (std::size_t k = 0; k < terms.size(); ++k)
+      for (std::size_t t = 0; t < terms[k]; ++t)
+        (w.*kTerms[k].first)[t] = int(std::lround(x[i++]));
     return w;
   }
   std::vector<float> features(const EvalTerms& t) const {
@@ -74,14 +82,9 @@ struct Layout {
       f.push_back(
           float(t.by_count[n] +
                 (n < t.mover_by_count.size() ? mover_sign * tempo * t.mover_by_count[n] : 0.0)));
-    for (std::size_t i = 0; i < threats; ++i)
-      f.push_back(float(t.threats[i]));
-    for (std::size_t i = 0; i < shapes; ++i)
-      f.push_back(float(t.shapes[i]));
-    for (std::size_t i = 0; i < pairs; ++i)
-      f.push_back(float(t.pairs[i]));
-    for (std::size_t i = 0; i < held; ++i)
-      f.push_back(float(t.held_pairs[i]));
+    for (std::size_t k = 0; k < terms.size(); ++k)
+      for (std::size_t i = 0; i < terms[k]; ++i)
+        f.push_back(float((t.*kTerms[k].second)[i]));
     return f;
   }
   // Window counts stay non-negative (as the tuners have always kept them);

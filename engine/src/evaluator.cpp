@@ -73,15 +73,13 @@ std::string not_a_weight(const Variant& v, std::string_view name) {
   const std::string quoted = "'" + std::string(name) + "'";
   if (name.starts_with("gain_w") && detail::shapes_fit(v))
     return quoted + " is out of range (gain_w1..gain_w" + std::to_string(v.k - 1) + ")";
-  if (std::find(std::begin(kShapeKeys), std::end(kShapeKeys), name) != std::end(kShapeKeys) ||
-      std::find(std::begin(kPairKeys), std::end(kPairKeys), name) != std::end(kPairKeys) ||
-      std::find(held_pair_keys().begin(), held_pair_keys().end(), name) != held_pair_keys().end() ||
-      std::find(std::begin(kGainShapeKeys), std::end(kGainShapeKeys), name) !=
-          std::end(kGainShapeKeys) ||
-      std::find(std::begin(kOrderKeys), std::end(kOrderKeys), name) != std::end(kOrderKeys) ||
-      name.starts_with("gain_w"))
+  auto among = [name](const auto& keys) {
+    return std::find(std::begin(keys), std::end(keys), name) != std::end(keys);
+  };
+  if (among(kShapeKeys) || among(kPairKeys) || among(held_pair_keys()) || among(kGainShapeKeys) ||
+      among(kOrderKeys) || name.starts_with("gain_w"))
     return quoted + " needs k = 5 without gravity (freestyle)";
-  if (std::find(std::begin(kThreatKeys), std::end(kThreatKeys), name) != std::end(kThreatKeys))
+  if (among(kThreatKeys))
     return quoted + " needs k >= 5 without gravity";
   const std::string windows = "(w1..w" + std::to_string(v.k - 1) + ")";
   int n = 0;
@@ -265,24 +263,18 @@ expected<Weights, Error> Weights::parse(const Variant& v, std::string_view text)
 }
 
 long long Weights::evaluate(const EvalTerms& t) const {
-  long long e = 0, mover = 0;
-  for (std::size_t n = 1; n < by_count.size() && n < t.by_count.size(); ++n)
-    e += static_cast<long long>(by_count[n]) * t.by_count[n];
-  for (std::size_t n = 1; n < by_count.size() && n < t.mover_by_count.size(); ++n)
-    mover += static_cast<long long>(by_count[n]) * t.mover_by_count[n];
+  // The weights times their terms, from `from` on (window counts start at 1).
+  auto dot = [](const std::vector<int>& w, const std::vector<int>& terms, std::size_t from = 0) {
+    long long sum = 0;
+    for (std::size_t i = from; i < w.size() && i < terms.size(); ++i)
+      sum += static_cast<long long>(w[i]) * terms[i];
+    return sum;
+  };
+  long long e = dot(by_count, t.by_count, 1);
   // As the search adds it: a whole-number share of the mover's own sum.
-  e += (t.first_to_move ? 1 : -1) * (mover * tempo / 100);
-  for (std::size_t i = 0; i < threats.size() && i < t.threats.size(); ++i)
-    e += static_cast<long long>(threats[i]) * t.threats[i];
-  if (shapes_on)
-    for (std::size_t i = 0; i < shapes.size() && i < t.shapes.size(); ++i)
-      e += static_cast<long long>(shapes[i]) * t.shapes[i];
-  if (shapes_on)
-    for (std::size_t i = 0; i < pairs.size() && i < t.pairs.size(); ++i)
-      e += static_cast<long long>(pairs[i]) * t.pairs[i];
-  if (shapes_on)
-    for (std::size_t i = 0; i < held_pairs.size() && i < t.held_pairs.size(); ++i)
-      e += static_cast<long long>(held_pairs[i]) * t.held_pairs[i];
+  e += (t.first_to_move ? 1 : -1) * (dot(by_count, t.mover_by_count, 1) * tempo / 100);
+  e += dot(threats, t.threats);
+  if (shapes_on) e += dot(shapes, t.shapes) + dot(pairs, t.pairs) + dot(held_pairs, t.held_pairs);
   return e;
 }
 
