@@ -90,6 +90,13 @@ std::string Metrics::render() const {
   counter(out, "inarow_cluster_nodes",
           "Nodes alive in the cluster, as the last heartbeat saw them.", "gauge",
           cluster_nodes.load());
+  counter(out, "inarow_heartbeats_total",
+          "Heartbeats that renewed this node's entry in the cluster's directory.", "counter",
+          heartbeats.load());
+  counter(out, "inarow_node_lapses_total",
+          "Times this node found its entry lapsed (silent past its TTL, or Redis lost it) and "
+          "registered again.",
+          "counter", node_lapses.load());
   counter(out, "inarow_matches_owned", "Live matches this node owns (holds the lease of).", "gauge",
           matches_owned.load());
   counter(out, "inarow_lease_renewals_total", "Match leases this node renewed.", "counter",

@@ -114,11 +114,13 @@ bool ClusterPresence::beat() {
     // Our entry lapsed (Redis lost it, or we were silent past the TTL), and
     // with it, likely, our people's locations.
     spdlog::warn("cluster: node {} had lapsed; registering again", node_id_);
+    metrics_.node_lapses.fetch_add(1, std::memory_order_relaxed);
     auto again = directory_.register_node(node_id_, address_, ttl_);
     if (!again) return false;
     tell_locations_again();
   }
   if (!renewed) return false;
+  if (*renewed) metrics_.heartbeats.fetch_add(1, std::memory_order_relaxed);
   if (auto nodes = directory_.nodes(); nodes) {
     metrics_.cluster_nodes.store(static_cast<std::int64_t>(nodes->size()));
     return true;

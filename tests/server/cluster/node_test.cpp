@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 
 #include "inarow/server/directory.h"
@@ -67,13 +68,19 @@ TEST(ClusterNode, RegistersWithItsAddressAndLeavesWhenItStops) {
     TestServer node(config);
     const std::string address = "127.0.0.1:" + std::to_string(node.port());
     EXPECT_TRUE(lists_node(directory, "node-a", address));
-    // Still there after several TTLs: the heartbeat renews it.
+    // Still there after several TTLs: the heartbeat renews it, every
+    // 200 ms. A node stalled past its TTL (the whole process held up, as
+    // on a loaded CI machine once) lapses and registers again at its next
+    // beat, so the listing is waited for, for less than a TTL; the
+    // renewals counted say the heartbeat renewed the entry, not only
+    // registered it again.
     std::this_thread::sleep_for(1500ms);
-    EXPECT_TRUE(lists_node(directory, "node-a", address));
+    EXPECT_TRUE(eventually([&] { return lists_node(directory, "node-a", address); }, 500ms));
     const HttpReply health = http_get(node.port(), "/healthz");
     EXPECT_EQ(health.status, 200);
     EXPECT_EQ(health.body, "ok\n");
     const std::string metrics = http_get(node.port(), "/metrics").body;
+    EXPECT_GE(std::atoi(sample(metrics, "inarow_heartbeats_total").c_str()), 3);
     EXPECT_EQ(sample(metrics, "inarow_cluster_nodes"), "1");
     EXPECT_EQ(sample(metrics, "inarow_ready{part=\"redis\"}"), "1");
     EXPECT_NE(sample(metrics, "inarow_redis_command_seconds_count"), "0");
@@ -123,6 +130,9 @@ TEST(ClusterNode, IsNotReadyWhileRedisIsGoneAndReadyWhenItIsBack) {
   ASSERT_TRUE(watcher) << watcher.error();
   Directory directory(**watcher);
   EXPECT_TRUE(eventually([&] { return lists_node_id(directory, "node-b"); }, 5s));
+  EXPECT_GE(
+      std::atoi(sample(http_get(node.port(), "/metrics").body, "inarow_node_lapses_total").c_str()),
+      1);
   // And where its people are: told again, since Redis lost that too.
   EXPECT_TRUE(eventually([&] { return located(directory, id) == "node-b"; }, 5s));
 }

@@ -49,10 +49,14 @@ struct Metrics {
   std::atomic<bool> store_ready{true};
   std::atomic<bool> redis_ready{true};
   // A node of a cluster (--redis): its Redis commands' times and failures,
-  // and the nodes alive as its last heartbeat saw them.
+  // the nodes alive as its last heartbeat saw them, its heartbeats that
+  // renewed its entry, and the times it found the entry lapsed (silent past
+  // its TTL, or Redis lost it) and registered again.
   Histogram redis_command;
   std::atomic<std::uint64_t> redis_failures{0};
   std::atomic<std::int64_t> cluster_nodes{0};
+  std::atomic<std::uint64_t> heartbeats{0};
+  std::atomic<std::uint64_t> node_lapses{0};
   // Matches this node owns (a lease each), its lease renewals and the
   // leases it found taken; client messages it forwarded to other nodes and
   // the ones it serves for their clients; messages between nodes lost (a
