@@ -134,6 +134,24 @@ void ClusterPresence::run() {
   auto next_retell = SteadyClock::now() + kLocationTtl / 3;
   for (Periodic& p : periodic_)
     p.next = SteadyClock::now() + p.period;
+  // The heartbeat has a deadline and the other work has not: the entry
+  // lapses ttl after the last renewal reached Redis. So it goes first
+  // whenever it is due, and again between any two jobs or tasks, and a
+  // renewal that succeeded schedules the next from when it was sent, not
+  // from when the work around it ended. A failed one waits a period from
+  // its end, so a Redis that is gone is asked once a period, not in a loop.
+  const auto beat_if_due = [&] {
+    const auto started = SteadyClock::now();
+    if (started < next_beat) return;
+    const bool ok = beat();
+    const bool was_ok = metrics_.redis_ready.exchange(ok);
+    if (was_ok && !ok) spdlog::error("cluster: Redis does not answer; not ready");
+    if (!was_ok && ok) {
+      spdlog::info("cluster: Redis answers again; ready");
+      tell_locations_again();  // what was told meanwhile was lost
+    }
+    next_beat = (ok ? started : SteadyClock::now()) + period;
+  };
   std::unique_lock lock(mutex_);
   while (!stopping_) {
     auto wake_at = next_beat;
@@ -141,13 +159,16 @@ void ClusterPresence::run() {
       wake_at = std::min(wake_at, p.next);
     wake_.wait_until(lock, wake_at, [this] { return stopping_ || !jobs_.empty(); });
     if (stopping_) break;
-    // Jobs first, in the order they came; then the tasks and the heartbeat
-    // that are due.
+    lock.unlock();
+    beat_if_due();
+    // Then the jobs, in the order they came, and the tasks that are due.
+    lock.lock();
     while (!jobs_.empty()) {
       auto job = std::move(jobs_.front());
       jobs_.pop_front();
       lock.unlock();
       job(directory_);
+      beat_if_due();
       lock.lock();
     }
     lock.unlock();
@@ -155,20 +176,11 @@ void ClusterPresence::run() {
       if (SteadyClock::now() < p.next) continue;
       p.task(directory_);
       p.next = SteadyClock::now() + p.period;
+      beat_if_due();
     }
-    if (SteadyClock::now() >= next_beat) {
-      const bool ok = beat();
-      const bool was_ok = metrics_.redis_ready.exchange(ok);
-      if (was_ok && !ok) spdlog::error("cluster: Redis does not answer; not ready");
-      if (!was_ok && ok) {
-        spdlog::info("cluster: Redis answers again; ready");
-        tell_locations_again();  // what was told meanwhile was lost
-      }
-      if (SteadyClock::now() >= next_retell) {
-        tell_locations_again();
-        next_retell = SteadyClock::now() + kLocationTtl / 3;
-      }
-      next_beat = SteadyClock::now() + period;
+    if (SteadyClock::now() >= next_retell) {
+      tell_locations_again();
+      next_retell = SteadyClock::now() + kLocationTtl / 3;
     }
     lock.lock();
   }
