@@ -523,6 +523,10 @@ inarow::expected<bool, std::string> as_bool(inarow::expected<RedisReply, std::st
 }
 
 // Any answer will do (an error is an error).
+// Keys a call on many players touches at most: one script or pipeline
+// holds Redis (and its other clients) only so long.
+constexpr std::size_t kKeysPerCall = 2000;
+
 inarow::expected<void, std::string> as_void(inarow::expected<RedisReply, std::string> r) {
   if (!r) return inarow::unexpected(std::move(r).error());
   return {};
@@ -730,6 +734,30 @@ inarow::expected<void, std::string> Directory::set_location(const std::string& p
   return as_void(redis_.command({"SET", key("location:", player_id), node_id, "PX", millis(ttl)}));
 }
 
+inarow::expected<void, std::string> Directory::set_locations(
+    const std::vector<std::string>& player_ids, const std::string& node_id,
+    std::chrono::milliseconds ttl) {
+  if (auto ok = check_ttl(ttl); !ok) return ok;
+  const std::string px = millis(ttl);
+  for (std::size_t at = 0; at < player_ids.size(); at += kKeysPerCall) {
+    const std::size_t end = std::min(player_ids.size(), at + kKeysPerCall);
+    std::vector<std::string> keys;
+    keys.reserve(end - at);
+    for (std::size_t i = at; i < end; ++i)
+      keys.push_back(key("location:", player_ids[i]));
+    std::vector<std::vector<std::string_view>> commands;
+    commands.reserve(keys.size());
+    for (const std::string& k : keys)
+      commands.push_back({"SET", k, node_id, "PX", px});
+    auto replies = redis_.pipeline(commands);
+    if (!replies) return inarow::unexpected(std::move(replies).error());
+    for (auto& reply : *replies) {
+      if (!reply) return inarow::unexpected(std::move(reply).error());
+    }
+  }
+  return {};
+}
+
 inarow::expected<std::optional<std::string>, std::string> Directory::location(
     const std::string& player_id) {
   return as_optional_string(redis_.command({"GET", key("location:", player_id)}), "GET");
@@ -744,11 +772,9 @@ inarow::expected<bool, std::string> Directory::clear_location(const std::string&
 inarow::expected<std::size_t, std::string> Directory::clear_locations(
     const std::vector<std::string>& player_ids, const std::string& node_id) {
   std::size_t cleared = 0;
-  // A few thousand keys a script: one call blocks Redis only so long.
-  constexpr std::size_t kBatch = 2000;
-  for (std::size_t at = 0; at < player_ids.size(); at += kBatch) {
+  for (std::size_t at = 0; at < player_ids.size(); at += kKeysPerCall) {
     std::vector<std::string> keys;
-    for (std::size_t i = at; i < std::min(player_ids.size(), at + kBatch); ++i)
+    for (std::size_t i = at; i < std::min(player_ids.size(), at + kKeysPerCall); ++i)
       keys.push_back(key("location:", player_ids[i]));
     auto r = redis_.script(kClearLocations, keys, {node_id});
     if (!r) return inarow::unexpected(std::move(r).error());

@@ -93,13 +93,10 @@ void ClusterPresence::located(const std::string& player_id, bool online) {
 
 void ClusterPresence::located(std::vector<std::string> players) {
   enqueue([players = std::move(players), this](Directory& d) {
-    for (const auto& p : players) {
-      located_.insert(p);
-      if (auto done = d.set_location(p, node_id_, kLocationTtl); !done) {
-        spdlog::debug("cluster: location of {} not told: {}", p, done.error());
-        return;  // Redis is gone: the heartbeat finds it so, and tells them all again
-      }
-    }
+    located_.insert(players.begin(), players.end());
+    // If Redis is gone, the heartbeat finds it so and tells them all again.
+    if (auto done = d.set_locations(players, node_id_, kLocationTtl); !done)
+      spdlog::debug("cluster: {} locations not told: {}", players.size(), done.error());
   });
 }
 

@@ -396,6 +396,31 @@ TEST_F(DirectoryTest, ANodeClearsManyLocationsAtOnceOnlyThoseThatNameIt) {
   EXPECT_EQ(ok(dir_->clear_locations({}, "N1")), 0u);
 }
 
+// A node tells its people's locations again all at once: more than one
+// round trip's worth (2,000 keys), each with the TTL given.
+TEST_F(DirectoryTest, ANodeSetsManyLocationsAtOnce) {
+  std::vector<std::string> players;
+  for (int i = 0; i < 4500; ++i)
+    players.push_back("p" + std::to_string(i));
+  ok(dir_->set_location("p0", "N2", 10s));  // was on another node
+  ok(dir_->set_locations(players, "N1", 10s));
+  for (const char* p : {"p0", "p1999", "p2000", "p4499"})
+    EXPECT_EQ(ok(dir_->location(p)), std::optional<std::string>("N1")) << p;
+  EXPECT_EQ(ok(dir_->clear_locations(players, "N1")), 4500u);  // every one was set
+  ok(dir_->set_locations({}, "N1", 10s));
+
+  ok(dir_->set_locations({"soon", "gone"}, "N1", 150ms));
+  EXPECT_EQ(ok(dir_->location("soon")), std::optional<std::string>("N1"));
+  std::this_thread::sleep_for(250ms);
+  EXPECT_EQ(ok(dir_->location("soon")), std::nullopt);
+  EXPECT_EQ(ok(dir_->location("gone")), std::nullopt);
+
+  auto zero = dir_->set_locations({"x"}, "N1", 0ms);
+  ASSERT_FALSE(zero);
+  EXPECT_EQ(zero.error(), "a TTL must be positive");
+  EXPECT_EQ(ok(dir_->location("x")), std::nullopt);
+}
+
 TEST_F(DirectoryTest, PrivateCodesPutPeekTakeDropAndExpire) {
   const std::string game("{\"variant\":\"gomoku\"}\0\xff", 22);
   EXPECT_TRUE(ok(dir_->put_private("ABCD", game, 10s)));

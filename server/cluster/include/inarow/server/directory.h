@@ -188,6 +188,11 @@ class Directory {
   inarow::expected<void, std::string> set_location(const std::string& player_id,
                                                    const std::string& node_id,
                                                    std::chrono::milliseconds ttl);
+  // set_location() for many players, a few thousand a round trip (a node
+  // telling its people's locations again).
+  inarow::expected<void, std::string> set_locations(const std::vector<std::string>& player_ids,
+                                                    const std::string& node_id,
+                                                    std::chrono::milliseconds ttl);
   inarow::expected<std::optional<std::string>, std::string> location(const std::string& player_id);
   // Clears the location only if it still names `node_id` (a player who
   // moved to another node is not cleared by the old one); whether it did.
