@@ -462,7 +462,9 @@ int main(int argc, char** argv) {
   cal_opts.games = 20;
   std::vector<std::string> levels;
   std::string ladder_out = "levels.txt";
-  cal->add_option("--levels", levels, "Levels, weakest first (default: all)")->delimiter(',');
+  cal->add_option("--levels", levels,
+                  "Levels, weakest first (default: all): names, or participants as -e takes "
+                  "them (\"base:medium,weights=w.txt\"), comma or space separated");
   cal->add_option("-o,--out", ladder_out, "Ladder file")->capture_default_str();
   std::string ladder_json;
   cal->add_option("--json", ladder_json, "Also write the ladder as JSON to this file");
@@ -664,7 +666,11 @@ int main(int argc, char** argv) {
       return 2;
     }
     if (cal_neighbours) cfg->format = Format::ladder;
-    auto ladder = calibrate(*cfg, levels, progress(*cfg, cal_opts.quiet));
+    std::vector<std::string> participants;
+    for (const std::string& list : levels)
+      for (std::string& item : split_participants(list))
+        participants.push_back(std::move(item));
+    auto ladder = calibrate(*cfg, participants, progress(*cfg, cal_opts.quiet));
     if (!ladder) {
       std::cerr << "\ninarow-arena: " << ladder.error().describe() << "\n";
       // A bad level list or a record path that cannot be written is a usage error.

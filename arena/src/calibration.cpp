@@ -72,7 +72,7 @@ expected<Ladder, Error> calibrate(
   ladder.games = result->standings.done_games;
   ladder.stopped = result->stopped;
   for (std::size_t i = 0; i < levels.size(); ++i)
-    ladder.rungs.push_back({{levels[i], ratings[i].elo, ratings[i].margin},
+    ladder.rungs.push_back({{cfg.participants[i].name, ratings[i].elo, ratings[i].margin},
                             result->standings.participants[i].games.score()});
   return ladder;
 }

@@ -34,6 +34,22 @@ expected<Participant, Error> Participant::parse(std::string_view text) {
   return p;
 }
 
+std::vector<std::string> split_participants(std::string_view list) {
+  std::vector<std::string> out;
+  std::size_t at = 0;
+  while (at <= list.size()) {
+    const std::size_t comma = std::min(list.find(',', at), list.size());
+    const std::string_view item = list.substr(at, comma - at);
+    const bool option = item.find('=') != std::string_view::npos;
+    if (option && !out.empty())
+      out.back().append(",").append(item);
+    else if (!item.empty())
+      out.emplace_back(item);
+    at = comma + 1;
+  }
+  return out;
+}
+
 expected<std::unique_ptr<Player>, Error> make_player(const Variant& v, const Participant& p,
                                                      std::uint64_t seed,
                                                      const std::atomic<bool>* stop) {

@@ -64,6 +64,24 @@ TEST(Tournament, ParticipantSpecs) {
   EXPECT_FALSE(Participant::parse("nosuchlevel"));
 }
 
+// calibrate --levels: a comma separates levels, and also a level's options.
+TEST(Tournament, ParticipantListsSplitBetweenParticipantsNotTheirOptions) {
+  using List = std::vector<std::string>;
+  EXPECT_EQ(split_participants("beginner,easy,master"), (List{"beginner", "easy", "master"}));
+  EXPECT_EQ(split_participants("base:medium,weights=w.txt,hard,nodes=5,x:expert"),
+            (List{"base:medium,weights=w.txt", "hard,nodes=5", "x:expert"}));
+  EXPECT_EQ(split_participants("depth=4,noise=0,easy"), (List{"depth=4,noise=0", "easy"}));
+  EXPECT_EQ(split_participants("pbrain:/usr/bin/brain --k 4,hard"),
+            (List{"pbrain:/usr/bin/brain --k 4", "hard"}));
+  EXPECT_EQ(split_participants(",easy,,hard,"), (List{"easy", "hard"}));
+  EXPECT_EQ(split_participants(""), List{});
+  // Each item is a participant as -e takes it.
+  for (const auto& item : split_participants("base:medium,nodes=500,noise=0,hard")) {
+    auto p = Participant::parse(item);
+    EXPECT_TRUE(p) << item;
+  }
+}
+
 TEST(Tournament, SeededTournamentIsReproducible) {
   // Randomised bots (easy has noise and blunders), two workers: the same seed
   // gives the same games whatever the scheduling.

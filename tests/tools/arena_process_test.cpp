@@ -250,6 +250,18 @@ TEST(ArenaCli, TournamentTuneAndCalibrateWriteTheirFiles) {
                 ladder + " --json " + ladder_json),
             0);
   EXPECT_NE(slurp(ladder_json).find("\"games\": 10,"), std::string::npos) << slurp(ladder_json);
+
+  // A level with options, named, among plain ones: its comma is not a
+  // level's. Three rungs, so three pairings of two games.
+  ASSERT_EQ(run(arena +
+                " calibrate -v tictactoe --levels beginner,shallow:hard,depth=1,noise=0,medium "
+                "--neighbours -n 2 --openings 1 -q -o " +
+                ladder + " --json " + ladder_json),
+            0);
+  const auto named = slurp(ladder_json);
+  EXPECT_NE(named.find("\"games\": 6,"), std::string::npos) << named;
+  EXPECT_NE(named.find("\"level\": \"shallow\""), std::string::npos) << named;
+  EXPECT_EQ(named.find("depth=1"), std::string::npos) << named;
   fs::remove_all(dir);
 }
 

@@ -31,9 +31,12 @@ struct Ladder {
   std::string to_json() const;
 };
 
-// Play `levels` (names of bots::levels(); empty = all of them) against each
-// other with the tournament's other settings (its participants are replaced):
-// a round robin, or with `cfg.format` = ladder each against the next two.
+// Play `levels` (names of bots::levels(), or any participant as
+// Participant::parse reads it; empty = every level) against each other
+// with the tournament's other settings (its participants are replaced): a
+// round robin, or with `cfg.format` = ladder each against the next two.
+// Each rung is named as its participant is ("base:medium,nodes=500" is
+// "base").
 expected<Ladder, Error> calibrate(
     TournamentConfig cfg, std::vector<std::string> levels,
     const std::function<void(const Standings&, const GameRecord&)>& on_game = {});

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "inarow/arena/player.h"
 #include "inarow/bots/bot.h"
@@ -26,6 +27,12 @@ struct Participant {
 
   static expected<Participant, Error> parse(std::string_view text);
 };
+
+// Splits a comma-separated list of participants ("beginner,easy,master",
+// "base:medium,weights=w.txt,hard"): a comma starts the next participant
+// unless what follows it, up to the next comma, is an option (key=value)
+// of the one before. Empty items are dropped.
+std::vector<std::string> split_participants(std::string_view list);
 
 // A fresh player for one game; the seed decides the bot's random choices.
 expected<std::unique_ptr<Player>, Error> make_player(const Variant& v, const Participant& p,
