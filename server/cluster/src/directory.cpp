@@ -522,11 +522,11 @@ inarow::expected<bool, std::string> as_bool(inarow::expected<RedisReply, std::st
   return r->integer != 0;
 }
 
-// Any answer will do (an error is an error).
 // Keys a call on many players touches at most: one script or pipeline
 // holds Redis (and its other clients) only so long.
 constexpr std::size_t kKeysPerCall = 2000;
 
+// Any answer will do (an error is an error).
 inarow::expected<void, std::string> as_void(inarow::expected<RedisReply, std::string> r) {
   if (!r) return inarow::unexpected(std::move(r).error());
   return {};
