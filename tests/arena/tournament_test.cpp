@@ -38,10 +38,18 @@ TournamentConfig small_connect4(std::initializer_list<const char*> specs, int ga
   return cfg;
 }
 
+// A file in this process's own directory, which goes with the process.
 std::string temp_path(const std::string& name) {
-  const auto dir = fs::temp_directory_path() / ("inarow_arena_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  return (dir / name).string();
+  struct Dir {
+    fs::path path = fs::temp_directory_path() / ("inarow_arena_" + std::to_string(::getpid()));
+    Dir() { fs::create_directories(path); }
+    ~Dir() {
+      std::error_code ignored;
+      fs::remove_all(path, ignored);
+    }
+  };
+  static const Dir dir;
+  return (dir.path / name).string();
 }
 
 std::map<std::int64_t, std::string> moves_by_game(const TournamentResult& r) {
