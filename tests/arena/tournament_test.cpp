@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <fstream>
 #include <map>
 #include <stdexcept>
@@ -11,11 +10,10 @@
 
 #include "inarow/arena/record.h"
 #include "inarow/arena/report.h"
+#include "inarow/testing/temp_dir.h"
 
 namespace inarow::arena {
 namespace {
-
-namespace fs = std::filesystem;
 
 std::vector<Participant> participants(std::initializer_list<const char*> specs) {
   std::vector<Participant> out;
@@ -36,20 +34,6 @@ TournamentConfig small_connect4(std::initializer_list<const char*> specs, int ga
   cfg.seed = 11;
   cfg.openings = {.count = 16, .plies = 4, .depth = 2, .seed = 0};
   return cfg;
-}
-
-// A file in this process's own directory, which goes with the process.
-std::string temp_path(const std::string& name) {
-  struct Dir {
-    fs::path path = fs::temp_directory_path() / ("inarow_arena_" + std::to_string(::getpid()));
-    Dir() { fs::create_directories(path); }
-    ~Dir() {
-      std::error_code ignored;
-      fs::remove_all(path, ignored);
-    }
-  };
-  static const Dir dir;
-  return (dir.path / name).string();
 }
 
 std::map<std::int64_t, std::string> moves_by_game(const TournamentResult& r) {
@@ -129,7 +113,8 @@ TEST(Tournament, PairsShareOpeningsWithColoursSwapped) {
 
 TEST(Tournament, BadWeightsLoseClearly) {
   // Weights that prize lone stones over threats against the defaults.
-  const auto path = temp_path("bad_weights.txt");
+  const inarow::testing::TempDir dir;
+  const auto path = (dir.path() / "bad_weights.txt").string();
   std::ofstream(path) << "w1 = 40\nw2 = 6\nw3 = 1\n";
   auto cfg = small_connect4({}, 40);
   cfg.participants = participants({"default:depth=3"});
@@ -211,8 +196,8 @@ TEST(Tournament, PerGameClockIsEnforced) {
 }
 
 TEST(Tournament, StoppedTournamentResumesFromItsRecord) {
-  const auto path = temp_path("resume.jsonl");
-  fs::remove(path);
+  const inarow::testing::TempDir dir;
+  const auto path = (dir.path() / "resume.jsonl").string();
   auto cfg = small_connect4({"easy", "depth=2"}, 8);
   cfg.record_path = path;
   std::atomic<bool> stop{false};
