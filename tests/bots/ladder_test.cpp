@@ -1,27 +1,23 @@
 #include "inarow/bots/ladder.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <fstream>
 
 #include "inarow/bots/bot.h"
+#include "inarow/testing/temp_dir.h"
 
 namespace inarow::bots {
 namespace {
 
 const std::string kConnect4 = std::string(INAROW_WEIGHTS_DIR) + "/connect4_levels.txt";
 
-// A file of this exact name (its name says the variant) in a directory of
-// this process's own.
-std::string write_temp(const std::string& name, const std::string& text) {
-  const auto dir =
-      std::filesystem::temp_directory_path() / ("inarow_ladder_test_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir / name) << text;
-  return (dir / name).string();
+// A file of this exact name (its name says the variant) in `dir`.
+std::string write_file(const inarow::testing::TempDir& dir, const std::string& name,
+                       const std::string& text) {
+  std::ofstream(dir.path() / name) << text;
+  return (dir.path() / name).string();
 }
 
 // The error of parsing `text`, which must fail.
@@ -119,7 +115,8 @@ TEST(Ladder, AMissingFileCannotBeRead) {
 }
 
 TEST(Ladder, WithoutAHeaderTheFileNamesTheVariantAndGamesAreZero) {
-  const auto path = write_temp("gomoku_levels.txt", "beginner 0 0\r\n\n  easy\t120.5  40\n");
+  const inarow::testing::TempDir dir;
+  const auto path = write_file(dir, "gomoku_levels.txt", "beginner 0 0\r\n\n  easy\t120.5  40\n");
   const auto ladder = load_ladder(path);
   ASSERT_TRUE(ladder) << ladder.error().describe();
   EXPECT_EQ(ladder->variant, "gomoku");
@@ -128,7 +125,6 @@ TEST(Ladder, WithoutAHeaderTheFileNamesTheVariantAndGamesAreZero) {
   EXPECT_EQ(ladder->rungs[1].level, "easy");
   EXPECT_EQ(ladder->rungs[1].elo, 120.5);
   EXPECT_EQ(ladder->rungs[1].margin, 40.0);
-  std::filesystem::remove_all(std::filesystem::path(path).parent_path());
   // Nothing names it: an empty variant.
   const auto bare = parse_ladder("medium 0 0\n");
   ASSERT_TRUE(bare);

@@ -3,9 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include "inarow/testing/temp_dir.h"
 
 namespace inarow::bots {
 namespace {
@@ -183,9 +184,8 @@ TEST(Pbrain, InfoRuleAfterMovesKeepsThem) {
 // A rule the brain's bot cannot play (its weights are freestyle gomoku's)
 // is refused with an ERROR line, and the game stays under the old rule.
 TEST(Pbrain, InfoRuleTheBotCannotPlayIsAnErrorAndChangesNothing) {
-  const auto path = std::filesystem::temp_directory_path() /
-                    ("inarow-pbrain-weights-" +
-                     std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + ".txt");
+  const inarow::testing::TempDir dir;
+  const auto path = dir.path() / "weights.txt";
   std::ofstream(path) << "variant = gomoku\n";
   std::ostringstream out;
   PbrainSession s(PbrainOptions{*BotSpec::parse("depth=1,weights=" + path.string()), 5, 1,
@@ -204,7 +204,6 @@ TEST(Pbrain, InfoRuleTheBotCannotPlayIsAnErrorAndChangesNothing) {
   s.handle("RESTART", out);
   EXPECT_EQ(out.str(), "OK\n");
   EXPECT_EQ(s.game()->variant().name, "gomoku");
-  std::filesystem::remove(path);
 }
 
 }  // namespace

@@ -1,21 +1,20 @@
 #include "inarow/bots/weights_file.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
 
+#include "inarow/testing/temp_dir.h"
+
 namespace inarow::bots {
 namespace {
 
-std::string write_temp(const std::string& name, const std::string& text) {
-  const auto path = std::filesystem::temp_directory_path() /
-                    ("inarow_weights_file_test_" + std::to_string(::getpid()) + "_" + name);
-  std::ofstream(path) << text;
-  return path.string();
+std::string write_file(const inarow::testing::TempDir& dir, const std::string& name,
+                       const std::string& text) {
+  std::ofstream(dir.path() / name) << text;
+  return (dir.path() / name).string();
 }
 
 std::string slurp(const std::string& path) {
@@ -26,11 +25,11 @@ std::string slurp(const std::string& path) {
 TEST(WeightsFile, LoadsWhatParseReads) {
   const Variant v = Variant::connect4();
   const std::string text = "# tuned\nvariant = connect4\nw1 = 2\nw3 = 90\n";
-  const auto path = write_temp("good.txt", text);
+  const inarow::testing::TempDir dir;
+  const auto path = write_file(dir, "good.txt", text);
   const auto w = load_weights(v, path);
   ASSERT_TRUE(w) << w.error().describe();
   EXPECT_EQ(*w, *Weights::parse(v, text));
-  std::filesystem::remove(path);
 }
 
 // bots/weights/ holds the tuning runs that made the built-in weights: each
@@ -56,12 +55,12 @@ TEST(WeightsFile, AMissingFileCannotBeRead) {
 }
 
 TEST(WeightsFile, BadContentsNameTheLine) {
-  const auto path = write_temp("bad.txt", "w1 = 1\nw2 = two\n");
+  const inarow::testing::TempDir dir;
+  const auto path = write_file(dir, "bad.txt", "w1 = 1\nw2 = two\n");
   const auto w = load_weights(Variant::connect4(), path);
   ASSERT_FALSE(w);
   EXPECT_EQ(w.error().code, ErrorCode::bad_weights);
   EXPECT_NE(w.error().message.find("line 2"), std::string::npos) << w.error().message;
-  std::filesystem::remove(path);
 }
 
 }  // namespace

@@ -1,11 +1,11 @@
 #include "inarow/client/controller.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <optional>
+
+#include "inarow/testing/temp_dir.h"
 
 namespace inarow::client {
 namespace {
@@ -431,8 +431,8 @@ TEST_F(ControllerSound, TheBellRingsForAPersonOnTheStartTheOpponentsMoveAndTheEn
 }
 
 TEST_F(ControllerSound, SoundIsKeptInTheProfile) {
-  const auto dir =
-      std::filesystem::temp_directory_path() / ("inarow-profile-" + std::to_string(::getpid()));
+  const inarow::testing::TempDir temp;
+  const auto dir = temp.path() / "profile";  // not there yet: saving makes it
   Profile p{"ada", "tok", false};
   ASSERT_TRUE(save_profile(dir, p));
   EXPECT_FALSE(load_profile(dir).sound);
@@ -440,7 +440,6 @@ TEST_F(ControllerSound, SoundIsKeptInTheProfile) {
   ASSERT_TRUE(save_profile(dir, p));
   EXPECT_TRUE(load_profile(dir).sound);
   EXPECT_TRUE(load_profile(dir / "missing").sound);  // on by default
-  std::filesystem::remove_all(dir);
 }
 
 // ---------------------------------------------------------------- swap2

@@ -15,6 +15,7 @@
 #include "inarow/arena/report.h"
 #include "inarow/arena/subprocess.h"
 #include "inarow/arena/tournament.h"
+#include "inarow/testing/temp_dir.h"
 
 namespace inarow::arena {
 namespace {
@@ -180,8 +181,8 @@ TEST(ArenaCli, BadFlagsExitTwoAndHelpZero) {
 }
 
 TEST(ArenaCli, TournamentTuneAndCalibrateWriteTheirFiles) {
-  const auto dir = fs::temp_directory_path() / ("inarow_cli_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+  const inarow::testing::TempDir temp;
+  const fs::path& dir = temp.path();
   const std::string arena = INAROW_ARENA_EXE;
   const auto json = (dir / "t.json").string(), record = (dir / "t.jsonl").string();
   ASSERT_EQ(
@@ -262,12 +263,11 @@ TEST(ArenaCli, TournamentTuneAndCalibrateWriteTheirFiles) {
   EXPECT_NE(named.find("\"games\": 6,"), std::string::npos) << named;
   EXPECT_NE(named.find("\"level\": \"shallow\""), std::string::npos) << named;
   EXPECT_EQ(named.find("depth=1"), std::string::npos) << named;
-  fs::remove_all(dir);
 }
 
 TEST(ArenaCli, OrderReadsRecordsAndSaysWhereTheMovesCame) {
-  const auto dir = fs::temp_directory_path() / ("inarow_order_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+  const inarow::testing::TempDir temp;
+  const fs::path& dir = temp.path();
   const std::string arena = INAROW_ARENA_EXE;
   // The centre, the one candidate of the empty board; then a far corner.
   GameRecord g;
@@ -291,12 +291,11 @@ TEST(ArenaCli, OrderReadsRecordsAndSaysWhereTheMovesCame) {
   EXPECT_EQ(run(arena + " order -v connect4 --records " + records), 2);
   EXPECT_EQ(run(arena + " order --records " + records + " --weights " + records), 2);
   EXPECT_EQ(run(arena + " order"), 2);
-  fs::remove_all(dir);
 }
 
 TEST(ArenaCli, OrderFitWritesTheWeights) {
-  const auto dir = fs::temp_directory_path() / ("inarow_order_fit_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+  const inarow::testing::TempDir temp;
+  const fs::path& dir = temp.path();
   const std::string arena = INAROW_ARENA_EXE;
   auto write_record = [&](const std::string& name, const std::string& moves) {
     GameRecord g;
@@ -338,15 +337,14 @@ TEST(ArenaCli, OrderFitWritesTheWeights) {
   EXPECT_EQ(run(arena + " order --fit --records " + game + " --weights " + windows + " -o " + out),
             2);
   EXPECT_EQ(run(arena + " order --fit --min-count -1 --records " + game), 2);
-  fs::remove_all(dir);
 }
 
 // texel --labels: positions with their own chances (a stronger engine's
 // view) instead of game results; a term in fewer than --min-count of them
 // is named and keeps its weight; a bad file is a usage error naming the line.
 TEST(ArenaCli, TexelFitsLabelledPositions) {
-  const auto dir = fs::temp_directory_path() / ("inarow_labels_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+  const inarow::testing::TempDir temp;
+  const fs::path& dir = temp.path();
   const std::string arena = INAROW_ARENA_EXE;
   const auto labels = (dir / "labels.txt").string(), out = (dir / "fitted.txt").string(),
              log = (dir / "log.txt").string();
@@ -386,7 +384,6 @@ TEST(ArenaCli, TexelFitsLabelledPositions) {
   EXPECT_EQ(run(arena + " texel -v gomoku --labels " + (dir / "none.txt").string()), 2);
   EXPECT_EQ(run(arena + " texel -v gomoku --labels " + labels + " --records " + labels), 2);
   EXPECT_EQ(run(arena + " texel -v gomoku --labels " + labels + " --min-count -3"), 2);
-  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -8,6 +8,8 @@
 #include <sstream>
 #include <string>
 
+#include "inarow/testing/temp_dir.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -19,10 +21,8 @@ struct Outcome {
 
 // Runs inarow-engine with `args`, feeding `input` on standard input.
 Outcome engine(const std::string& args, const std::string& input = "") {
-  const fs::path dir =
-      fs::temp_directory_path() / ("inarow-engine-test-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  const fs::path in = dir / "in", out = dir / "out", err = dir / "err";
+  const inarow::testing::TempDir dir;
+  const fs::path in = dir.path() / "in", out = dir.path() / "out", err = dir.path() / "err";
   std::ofstream(in) << input;
   const std::string command = std::string(INAROW_ENGINE_EXE) + " " + args + " < " + in.string() +
                               " > " + out.string() + " 2> " + err.string();
@@ -37,7 +37,6 @@ Outcome engine(const std::string& args, const std::string& input = "") {
   };
   r.out = slurp(out);
   r.err = slurp(err);
-  fs::remove_all(dir);
   return r;
 }
 
@@ -173,12 +172,11 @@ TEST(EngineCli, FindTacticsClassifiesEveryPositionOfEachRecord) {
 }
 
 TEST(EngineCli, TacticsReportsSolvedAndHeld) {
-  const fs::path suite =
-      fs::temp_directory_path() / ("inarow-tactics-" + std::to_string(::getpid()) + ".txt");
+  const inarow::testing::TempDir dir;
+  const fs::path suite = dir.path() / "tactics.txt";
   std::ofstream(suite) << "# two positions\nvcf 3 g8a1h8a15i8o1  # an open three\n\n"
                           "hold h7 h12h8a1h9a15h10o1h11\n";
   const Outcome r = engine("tactics --movetime 0 --nodes 100000 --file " + suite.string());
-  fs::remove(suite);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("vcf 1-3 moves (1-5 plies)             1       1"), std::string::npos)
       << r.out;
@@ -187,11 +185,10 @@ TEST(EngineCli, TacticsReportsSolvedAndHeld) {
 }
 
 TEST(EngineCli, TacticsRejectsABadSuiteOrNoLimit) {
-  const fs::path suite =
-      fs::temp_directory_path() / ("inarow-tactics-bad-" + std::to_string(::getpid()) + ".txt");
+  const inarow::testing::TempDir dir;
+  const fs::path suite = dir.path() / "tactics.txt";
   std::ofstream(suite) << "vcf 4 g8a1h8a15i8o1\n";
   const Outcome bad = engine("tactics --file " + suite.string());
-  fs::remove(suite);
   EXPECT_EQ(bad.status, 1);
   EXPECT_NE(bad.err.find("line 1: '4' is not an odd number of plies"), std::string::npos)
       << bad.err;
