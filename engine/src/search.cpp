@@ -61,6 +61,15 @@ constexpr int kLeafVcfPlies = 16;
 constexpr std::uint64_t kLeafVcfNodes = 40;
 // Forced replies are searched without losing depth up to this ply.
 constexpr int kMaxExtendedPly = 40;
+// Aspiration windows on gomoku-sized boards (see iterate): from the fourth
+// iteration on, 30 either side of the last score, then 60, 120 and no
+// limit on the side that fails. Against full windows at 300,000 nodes a
+// move: +458 =27 -367 over 852 games, +37 +- 20 Elo, GSPRT(0, 10) accepted
+// (bench/gomoku/RESULTS.md). Not measured on the smaller boards, which keep
+// full windows.
+constexpr int kAspirationFrom = 4;
+constexpr Score kAspirationDelta = 30;
+constexpr int kAspirationWidenings = 2;
 
 // A move list on the stack, with an ordering score per move. On one-word
 // boards it also keeps, per move, the mover's winning cells after it: the
@@ -175,6 +184,7 @@ class Core {
   // filter guarantees it; the roots check it first). `their_lines`, when
   // given, is the opponent's set of winning cells.
   Score negamax(int depth, Score alpha, Score beta, int ply, const Board* their_lines = nullptr);
+  Score iterate(int depth, const SearchResult& last);
   // A win on the spot for the side to move at the root, or kNoCell.
   Cell immediate_win() const {
     const Board wins = pos_.winning_cells(pos_.to_move()) & pos_.playable();
@@ -676,6 +686,40 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
   return best;
 }
 
+// One iteration from the root. On gomoku-sized boards it first searches a
+// narrow window around the last iteration's score: most iterations land
+// inside it, and a narrow window cuts off sooner. A score on or past an
+// edge is only a bound, so that side is widened and the iteration searched
+// again (the table keeps what the narrower search learnt). A mate score,
+// or no score yet, gets the full window.
+template <int W>
+Score Core<W>::iterate(int depth, const SearchResult& last) {
+  if (!threat_rules_ || depth < kAspirationFrom || last.best == kNoCell ||
+      is_mate_score(last.score))
+    return negamax(depth, -kInfinity, kInfinity, 0);
+  // Each failure doubles the margin; past kAspirationWidenings doublings
+  // the failing side has no limit.
+  Score delta = kAspirationDelta;
+  auto edge = [&](int sign) {
+    return delta > kAspirationDelta << kAspirationWidenings ? sign * kInfinity
+                                                            : last.score + sign * delta;
+  };
+  Score alpha = edge(-1), beta = edge(1);
+  for (;;) {
+    const Score score = negamax(depth, alpha, beta, 0);
+    if (aborted_) return score;
+    if (score <= alpha && alpha > -kInfinity) {
+      delta *= 2;
+      alpha = edge(-1);
+    } else if (score >= beta && beta < kInfinity) {
+      delta *= 2;
+      beta = edge(1);
+    } else {
+      return score;
+    }
+  }
+}
+
 template <int W>
 std::vector<Cell> Core<W>::principal_variation(int max_len) {
   std::vector<Cell> pv;
@@ -732,7 +776,7 @@ SearchResult Core<W>::search(const Game& game, const Limits& limits,
   const int max_depth = limits.depth > 0 ? std::min(limits.depth, empties()) : empties();
   for (int depth = 1; depth <= max_depth; ++depth) {
     root_raised_ = kNoCell;
-    const Score score = negamax(depth, -kInfinity, kInfinity, 0);
+    const Score score = iterate(depth, result);
     if (aborted_) {
       // A root move that beat the first one searched (the table's: the
       // last iteration's best), at a depth the last iteration did not
