@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <stdexcept>
 #include <thread>
@@ -114,8 +113,7 @@ TEST(Tournament, PairsShareOpeningsWithColoursSwapped) {
 TEST(Tournament, BadWeightsLoseClearly) {
   // Weights that prize lone stones over threats against the defaults.
   const inarow::testing::TempDir dir;
-  const auto path = (dir.path() / "bad_weights.txt").string();
-  std::ofstream(path) << "w1 = 40\nw2 = 6\nw3 = 1\n";
+  const auto path = dir.write("bad_weights.txt", "w1 = 40\nw2 = 6\nw3 = 1\n").string();
   auto cfg = small_connect4({}, 40);
   cfg.participants = participants({"default:depth=3"});
   auto bad = Participant::parse("bad:depth=3,weights=" + path);

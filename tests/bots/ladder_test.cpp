@@ -13,13 +13,6 @@ namespace {
 
 const std::string kConnect4 = std::string(INAROW_WEIGHTS_DIR) + "/connect4_levels.txt";
 
-// A file of this exact name (its name says the variant) in `dir`.
-std::string write_file(const inarow::testing::TempDir& dir, const std::string& name,
-                       const std::string& text) {
-  std::ofstream(dir.path() / name) << text;
-  return (dir.path() / name).string();
-}
-
 // The error of parsing `text`, which must fail.
 Error error_of(const std::string& text, std::string_view file_name = {}) {
   const auto ladder = parse_ladder(text, file_name);
@@ -116,7 +109,9 @@ TEST(Ladder, AMissingFileCannotBeRead) {
 
 TEST(Ladder, WithoutAHeaderTheFileNamesTheVariantAndGamesAreZero) {
   const inarow::testing::TempDir dir;
-  const auto path = write_file(dir, "gomoku_levels.txt", "beginner 0 0\r\n\n  easy\t120.5  40\n");
+  // The file's name says the variant.
+  const auto path =
+      dir.write("gomoku_levels.txt", "beginner 0 0\r\n\n  easy\t120.5  40\n").string();
   const auto ladder = load_ladder(path);
   ASSERT_TRUE(ladder) << ladder.error().describe();
   EXPECT_EQ(ladder->variant, "gomoku");

@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <fstream>
 #include <sstream>
 
 #include "inarow/testing/temp_dir.h"
@@ -185,8 +184,7 @@ TEST(Pbrain, InfoRuleAfterMovesKeepsThem) {
 // is refused with an ERROR line, and the game stays under the old rule.
 TEST(Pbrain, InfoRuleTheBotCannotPlayIsAnErrorAndChangesNothing) {
   const inarow::testing::TempDir dir;
-  const auto path = dir.path() / "weights.txt";
-  std::ofstream(path) << "variant = gomoku\n";
+  const auto path = dir.write("weights.txt", "variant = gomoku\n");
   std::ostringstream out;
   PbrainSession s(PbrainOptions{*BotSpec::parse("depth=1,weights=" + path.string()), 5, 1,
                                 std::chrono::milliseconds(0)});

@@ -11,12 +11,6 @@
 namespace inarow::bots {
 namespace {
 
-std::string write_file(const inarow::testing::TempDir& dir, const std::string& name,
-                       const std::string& text) {
-  std::ofstream(dir.path() / name) << text;
-  return (dir.path() / name).string();
-}
-
 std::string slurp(const std::string& path) {
   std::ifstream in(path);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -26,7 +20,7 @@ TEST(WeightsFile, LoadsWhatParseReads) {
   const Variant v = Variant::connect4();
   const std::string text = "# tuned\nvariant = connect4\nw1 = 2\nw3 = 90\n";
   const inarow::testing::TempDir dir;
-  const auto path = write_file(dir, "good.txt", text);
+  const auto path = dir.write("good.txt", text).string();
   const auto w = load_weights(v, path);
   ASSERT_TRUE(w) << w.error().describe();
   EXPECT_EQ(*w, *Weights::parse(v, text));
@@ -56,7 +50,7 @@ TEST(WeightsFile, AMissingFileCannotBeRead) {
 
 TEST(WeightsFile, BadContentsNameTheLine) {
   const inarow::testing::TempDir dir;
-  const auto path = write_file(dir, "bad.txt", "w1 = 1\nw2 = two\n");
+  const auto path = dir.write("bad.txt", "w1 = 1\nw2 = two\n").string();
   const auto w = load_weights(Variant::connect4(), path);
   ASSERT_FALSE(w);
   EXPECT_EQ(w.error().code, ErrorCode::bad_weights);

@@ -22,8 +22,7 @@ struct Outcome {
 // Runs inarow-engine with `args`, feeding `input` on standard input.
 Outcome engine(const std::string& args, const std::string& input = "") {
   const inarow::testing::TempDir dir;
-  const fs::path in = dir.path() / "in", out = dir.path() / "out", err = dir.path() / "err";
-  std::ofstream(in) << input;
+  const fs::path in = dir.write("in", input), out = dir.path() / "out", err = dir.path() / "err";
   const std::string command = std::string(INAROW_ENGINE_EXE) + " " + args + " < " + in.string() +
                               " > " + out.string() + " 2> " + err.string();
   Outcome r;
@@ -173,9 +172,9 @@ TEST(EngineCli, FindTacticsClassifiesEveryPositionOfEachRecord) {
 
 TEST(EngineCli, TacticsReportsSolvedAndHeld) {
   const inarow::testing::TempDir dir;
-  const fs::path suite = dir.path() / "tactics.txt";
-  std::ofstream(suite) << "# two positions\nvcf 3 g8a1h8a15i8o1  # an open three\n\n"
-                          "hold h7 h12h8a1h9a15h10o1h11\n";
+  const fs::path suite = dir.write("tactics.txt",
+                                   "# two positions\nvcf 3 g8a1h8a15i8o1  # an open three\n\n"
+                                   "hold h7 h12h8a1h9a15h10o1h11\n");
   const Outcome r = engine("tactics --movetime 0 --nodes 100000 --file " + suite.string());
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("vcf 1-3 moves (1-5 plies)             1       1"), std::string::npos)
@@ -186,8 +185,7 @@ TEST(EngineCli, TacticsReportsSolvedAndHeld) {
 
 TEST(EngineCli, TacticsRejectsABadSuiteOrNoLimit) {
   const inarow::testing::TempDir dir;
-  const fs::path suite = dir.path() / "tactics.txt";
-  std::ofstream(suite) << "vcf 4 g8a1h8a15i8o1\n";
+  const fs::path suite = dir.write("tactics.txt", "vcf 4 g8a1h8a15i8o1\n");
   const Outcome bad = engine("tactics --file " + suite.string());
   EXPECT_EQ(bad.status, 1);
   EXPECT_NE(bad.err.find("line 1: '4' is not an odd number of plies"), std::string::npos)

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <fstream>
 #include <random>
 #include <string>
 
@@ -12,6 +13,12 @@ TempDir::TempDir() {
   path_ = fs::temp_directory_path() /
           ("inarow-test-" + std::to_string(::getpid()) + "-" + std::to_string(rd()));
   fs::create_directories(path_);
+}
+
+fs::path TempDir::write(std::string_view name, std::string_view text) const {
+  const fs::path file = path_ / name;
+  std::ofstream(file, std::ios::binary) << text;
+  return file;
 }
 
 TempDir::~TempDir() {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <string_view>
 
 namespace inarow::testing {
 
@@ -15,6 +16,8 @@ class TempDir {
   TempDir(const TempDir&) = delete;
   TempDir& operator=(const TempDir&) = delete;
   const fs::path& path() const { return path_; }
+  // Writes `text` to the file `name` in the directory; returns its path.
+  fs::path write(std::string_view name, std::string_view text) const;
 
  private:
   fs::path path_;
