@@ -184,7 +184,7 @@ class Core {
   // filter guarantees it; the roots check it first). `their_lines`, when
   // given, is the opponent's set of winning cells.
   Score negamax(int depth, Score alpha, Score beta, int ply, const Board* their_lines = nullptr);
-  Score iterate(int depth, const SearchResult& last);
+  Score iterate(int depth, Score last);
   // A win on the spot for the side to move at the root, or kNoCell.
   Cell immediate_win() const {
     const Board wins = pos_.winning_cells(pos_.to_move()) & pos_.playable();
@@ -690,19 +690,18 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
 // narrow window around the last iteration's score: most iterations land
 // inside it, and a narrow window cuts off sooner. A score on or past an
 // edge is only a bound, so that side is widened and the iteration searched
-// again (the table keeps what the narrower search learnt). A mate score,
-// or no score yet, gets the full window.
+// again (the table keeps what the narrower search learnt). `last` is the
+// last iteration's score; a mate score gets the full window.
 template <int W>
-Score Core<W>::iterate(int depth, const SearchResult& last) {
-  if (!threat_rules_ || depth < kAspirationFrom || last.best == kNoCell ||
-      is_mate_score(last.score))
+Score Core<W>::iterate(int depth, Score last) {
+  if (!threat_rules_ || depth < kAspirationFrom || is_mate_score(last))
     return negamax(depth, -kInfinity, kInfinity, 0);
   // Each failure doubles the margin; past kAspirationWidenings doublings
   // the failing side has no limit.
   Score delta = kAspirationDelta;
   auto edge = [&](int sign) {
     return delta > kAspirationDelta << kAspirationWidenings ? sign * kInfinity
-                                                            : last.score + sign * delta;
+                                                            : last + sign * delta;
   };
   Score alpha = edge(-1), beta = edge(1);
   for (;;) {
@@ -776,7 +775,9 @@ SearchResult Core<W>::search(const Game& game, const Limits& limits,
   const int max_depth = limits.depth > 0 ? std::min(limits.depth, empties()) : empties();
   for (int depth = 1; depth <= max_depth; ++depth) {
     root_raised_ = kNoCell;
-    const Score score = iterate(depth, result);
+    // From the fourth iteration on, three have completed: result holds
+    // the last one's score.
+    const Score score = iterate(depth, result.score);
     if (aborted_) {
       // A root move that beat the first one searched (the table's: the
       // last iteration's best), at a depth the last iteration did not
