@@ -29,18 +29,6 @@ constexpr int kMaxPly = kMaxCells + 1;
 // 12 against 10 was inside the noise, +103 =3 -94 (bench/gomoku/RESULTS.md).
 // The ninth and tenth moves are reduced two plies.
 constexpr int kPruneWidth = 10;
-// Near the horizon fewer still (move-count pruning): at depth d, 3 + d^1.32
-// moves, the count Rapfi's search prunes at, so 4, 5, 7 and 9 at depths 1
-// to 4 and ten from depth 5. Against ten at every depth, at 300,000 nodes
-// a move: +547 =34 -465 over 1,046 games, +27 +- 17 Elo, GSPRT(0, 10)
-// accepted. At equal time (about 54 ms a move) level, -1 +- 18 over 1,131
-// games: the moves it drops are cheap leaves. One move fewer at each depth
-// (3, 4, 5, 7, 9 at depths 1 to 5) scored -17 +- 24 against it
-// (bench/gomoku/RESULTS.md).
-constexpr int prune_width(int depth) {
-  constexpr std::array<int, 4> kShallow = {4, 5, 7, 9};  // depths 1 to 4
-  return depth >= 1 && depth <= 4 ? kShallow[depth - 1] : kPruneWidth;
-}
 // Late-move reductions on gomoku-sized boards: from the fourth move on, a
 // quiet move is searched a ply shallower first, from the ninth two plies.
 // At equal nodes this beat the unreduced search +61 -39.
@@ -610,10 +598,8 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
   Score best = -kInfinity;
   int best_move = kNoCell;
   // Big open boards: beyond the root, only the most promising moves are worth
-  // a look, the fewer the nearer the horizon (forward pruning; never while
-  // solving, never when forced).
-  const int width =
-      neighbourhood_ && use_eval_ && ply > 0 && !forced ? prune_width(depth) : list.size;
+  // a look (forward pruning; never while solving, never when forced).
+  const int width = neighbourhood_ && use_eval_ && ply > 0 && !forced ? kPruneWidth : list.size;
   // Late-move reductions where the forward prune applies, and never to a
   // move that makes or stops a four or a straight four, nor to a killer.
   const bool reduce = neighbourhood_ && use_eval_ && !forced;

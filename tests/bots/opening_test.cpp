@@ -119,12 +119,13 @@ TEST(Swap2Bot, ChooserTakesFirstWhenItsStonesStandTogether) {
   EXPECT_TRUE(d.stones.empty());
 }
 
-// j7 h9 f8: an ordinary opening, first's two stones apart, which the
-// valuation puts within the margin of even at depths 3 and 4 alike (16 and
-// 4 from kSwap2EvenAtThree; one search alone leans by depth: opening.cpp).
+// i7 g7 f10: an ordinary opening, first's two stones apart, which the
+// searches value within the margin of even at depths 3 and 4 alike (11 and
+// 1, 3 and 7 from kSwap2EvenAtThree; one search alone leans by depth:
+// opening.cpp).
 TEST(Swap2Bot, ChooserPlacesTwoWhenEvenAlongTheLineItExpects) {
   for (const char* spec : {"depth=3", "depth=4"}) {
-    const Game g = game("j7h9f8");
+    const Game g = game("i7g7f10");
     auto b = bot(spec);
     const OpeningDecision d = decide_swap2(*b, g, at(Step::choose), {}, 1);
     EXPECT_TRUE(d.place_two) << spec;

@@ -86,9 +86,7 @@ struct MoveRank {
   bool quiet = false;
   int rank = -1;       // 0 = tried first; -1 = not a candidate (no stone near it)
   int candidates = 0;  // the moves the order ranks
-  // How many of them an interior node searches (the forward prune); a node
-  // within four plies of the horizon searches fewer.
-  int searched = 0;
+  int searched = 0;    // how many of them an interior node searches (the forward prune)
 };
 
 // A quiet position's candidate moves as the order weighs them
