@@ -4,6 +4,7 @@
 
 #include <fstream>
 #include <random>
+#include <stdexcept>
 #include <string>
 
 namespace inarow::testing {
@@ -17,7 +18,10 @@ TempDir::TempDir() {
 
 fs::path TempDir::write(std::string_view name, std::string_view text) const {
   const fs::path file = path_ / name;
-  std::ofstream(file, std::ios::binary) << text;
+  std::ofstream out(file, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) throw std::runtime_error("cannot write " + file.string());
   return file;
 }
 

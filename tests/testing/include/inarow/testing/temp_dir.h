@@ -17,6 +17,7 @@ class TempDir {
   TempDir& operator=(const TempDir&) = delete;
   const fs::path& path() const { return path_; }
   // Writes `text` to the file `name` in the directory; returns its path.
+  // Throws std::runtime_error, naming the file, if the write fails.
   fs::path write(std::string_view name, std::string_view text) const;
 
  private:
