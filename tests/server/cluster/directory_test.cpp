@@ -200,10 +200,14 @@ TEST_F(DirectoryTest, AnEndedMatchNamesItsNodeWhileItLingersThere) {
 }
 
 TEST_F(DirectoryTest, ARenewedLeaseOutlivesItsFirstTtl) {
-  EXPECT_EQ(ok(dir_->claim("m", "A", 250ms)), (Lease{"A", 1, true}));
-  std::this_thread::sleep_for(150ms);
-  EXPECT_TRUE(ok(dir_->renew("m", "A", 1, 250ms)));
-  std::this_thread::sleep_for(150ms);  // 300 ms since the claim
+  // Wide margins either side, so that a loaded machine's late wake-ups
+  // cannot decide it: the renewal has 400 ms to come before the first TTL
+  // runs out, and the check 1.5 s before the renewed one does.
+  EXPECT_EQ(ok(dir_->claim("m", "A", 500ms)), (Lease{"A", 1, true}));
+  const auto claimed = std::chrono::steady_clock::now();  // no earlier than the claim
+  std::this_thread::sleep_for(100ms);
+  EXPECT_TRUE(ok(dir_->renew("m", "A", 1, 2s)));
+  std::this_thread::sleep_until(claimed + 600ms);  // past the first TTL
   EXPECT_EQ(ok(dir_->owner("m")), (Lease{"A", 1, false}));
   EXPECT_EQ(ok(dir_->claim("m", "B", 250ms)), (Lease{"A", 1, false}));
 }
