@@ -64,9 +64,10 @@ constexpr int kMaxExtendedPly = 40;
 // Aspiration windows on gomoku-sized boards (see iterate): from the fourth
 // iteration on, 30 either side of the last score, then 60, 120 and no
 // limit on the side that fails. Against full windows at 300,000 nodes a
-// move: +458 =27 -367 over 852 games, +37 +- 20 Elo, GSPRT(0, 10) accepted
-// (bench/gomoku/RESULTS.md). Not measured on the smaller boards, which keep
-// full windows.
+// move: +458 =27 -367 over 852 games, +37 +- 20 Elo, GSPRT(0, 10) accepted;
+// at equal time (100 ms a move), +403 =22 -325 over 750 games, +36 +- 20,
+// accepted too (bench/gomoku/RESULTS.md). Not measured on the smaller
+// boards, which keep full windows.
 constexpr int kAspirationFrom = 4;
 constexpr Score kAspirationDelta = 30;
 constexpr int kAspirationWidenings = 2;
