@@ -4,9 +4,6 @@
 // refuses a .psq for tic-tac-toe); bad numbers and ids get their errors.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "client_process.h"
 #include "inarow/client/command.h"
 
@@ -72,13 +69,10 @@ TEST_F(HistoryClientTest, GamesReplayAndExport) {
   ada.send("export 1 " + file.string());
   const std::string exported = expect_line(ada, "exported ");
   EXPECT_EQ(field(exported, "id"), id);
-  std::ifstream in(file);
-  std::stringstream text;
-  text << in.rdbuf();
-  EXPECT_EQ(text.str().rfind("Game: " + id + "\nVariant: tictactoe\nFirst: ada\n", 0), 0u)
-      << text.str();
-  EXPECT_NE(text.str().find("\nPosition: b2"), std::string::npos) << text.str();
-  EXPECT_EQ(field(exported, "bytes"), std::to_string(text.str().size()));
+  const std::string text = inarow::testing::read_file(file);
+  EXPECT_EQ(text.rfind("Game: " + id + "\nVariant: tictactoe\nFirst: ada\n", 0), 0u) << text;
+  EXPECT_NE(text.find("\nPosition: b2"), std::string::npos) << text;
+  EXPECT_EQ(field(exported, "bytes"), std::to_string(text.size()));
 
   ada.send("export 1 psq");
   EXPECT_EQ(field(expect_line(ada, "error "), "code"), "NO_PSQ");

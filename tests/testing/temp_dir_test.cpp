@@ -2,20 +2,11 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 
 namespace inarow::testing {
 namespace {
-
-std::string read(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 TEST(TempDir, WritesTheFileInsideItAndRemovesEverythingWithIt) {
   fs::path dir;
@@ -25,7 +16,7 @@ TEST(TempDir, WritesTheFileInsideItAndRemovesEverythingWithIt) {
     ASSERT_TRUE(fs::is_directory(dir));
     const fs::path file = temp.write("a.txt", std::string("x\0y\n", 4));
     EXPECT_EQ(file, dir / "a.txt");
-    EXPECT_EQ(read(file), std::string("x\0y\n", 4));
+    EXPECT_EQ(read_file(file), std::string("x\0y\n", 4));
   }
   EXPECT_FALSE(fs::exists(dir));
 }

@@ -22,6 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
+using inarow::testing::read_file;
 
 std::string read_reply(Subprocess& p) {
   std::string line;
@@ -160,13 +161,6 @@ int run(const std::string& command) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 TEST(ArenaCli, BadFlagsExitTwoAndHelpZero) {
   const std::string arena = INAROW_ARENA_EXE;
   EXPECT_EQ(run(arena + " --help"), 0);
@@ -190,8 +184,8 @@ TEST(ArenaCli, TournamentTuneAndCalibrateWriteTheirFiles) {
           " -v connect4 -e depth=1 -e depth=2 -n 4 -j 2 --openings 2 --opening-depth 1 --json " +
           json + " --record " + record),
       0);
-  EXPECT_NE(slurp(json).find("\"pentanomial\""), std::string::npos);
-  std::istringstream lines(slurp(record));
+  EXPECT_NE(read_file(json).find("\"pentanomial\""), std::string::npos);
+  std::istringstream lines(read_file(record));
   int n = 0;
   for (std::string l; std::getline(lines, l);)
     n += !l.empty();
@@ -202,16 +196,16 @@ TEST(ArenaCli, TournamentTuneAndCalibrateWriteTheirFiles) {
           " -v connect4 -e depth=1 -e depth=2 -n 4 -j 2 --openings 2 --opening-depth 1 --json " +
           json + " --record " + record),
       0);
-  EXPECT_NE(slurp(json).find("\"resumed\": 4"), std::string::npos);
+  EXPECT_NE(read_file(json).find("\"resumed\": 4"), std::string::npos);
 
   const auto w = (dir / "w.txt").string(), plot = (dir / "w.svg").string(),
              hist = (dir / "w.csv").string();
   ASSERT_EQ(run(arena + " tune -v connect4 --iterations 3 --depth 1 -j 1 -o " + w + " --plot " +
                 plot + " --history " + hist),
             0);
-  EXPECT_NE(slurp(w).find("w3 = "), std::string::npos);
-  EXPECT_EQ(slurp(plot).rfind("<svg", 0), 0u);
-  EXPECT_NE(slurp(hist).find("iteration,w1,w2,w3"), std::string::npos);
+  EXPECT_NE(read_file(w).find("w3 = "), std::string::npos);
+  EXPECT_EQ(read_file(plot).rfind("<svg", 0), 0u);
+  EXPECT_NE(read_file(hist).find("iteration,w1,w2,w3"), std::string::npos);
 
   // Any weights by key, a node limit, per-key steps; a bad key or step is
   // a usage error.
@@ -219,8 +213,8 @@ TEST(ArenaCli, TournamentTuneAndCalibrateWriteTheirFiles) {
                 "--nodes 1000 --iterations 1 -j 1 --openings 2 --opening-plies 3 -o " + w +
                 " --history " + hist),
             0);
-  EXPECT_EQ(slurp(hist).rfind("iteration,tempo,four\n", 0), 0u) << slurp(hist);
-  EXPECT_NE(slurp(w).find("tempo = "), std::string::npos);
+  EXPECT_EQ(read_file(hist).rfind("iteration,tempo,four\n", 0), 0u) << read_file(hist);
+  EXPECT_NE(read_file(w).find("tempo = "), std::string::npos);
   for (const char* bad : {"--params bogus", "--params w5", "--c-end w9=1", "--c-end 1,x",
                           "--params w1,w2 --c-end 1,2,3", "--r-end tempo=-1", "--c-end ,"})
     EXPECT_EQ(run(arena + " tune -v gomoku --iterations 1 --nodes 100 -o " + w + " " + bad), 2)
@@ -238,8 +232,8 @@ TEST(ArenaCli, TournamentTuneAndCalibrateWriteTheirFiles) {
       run(arena + " calibrate -v connect4 --levels beginner,medium -n 4 -j 2 --openings 2 -o " +
           ladder + " --json " + ladder_json),
       0);
-  EXPECT_NE(slurp(ladder_json).find("\"level\": \"medium\""), std::string::npos);
-  const auto text = slurp(ladder);
+  EXPECT_NE(read_file(ladder_json).find("\"level\": \"medium\""), std::string::npos);
+  const auto text = read_file(ladder);
   EXPECT_NE(text.find("beginner"), std::string::npos);
   EXPECT_NE(text.find("medium"), std::string::npos);
 
@@ -250,7 +244,8 @@ TEST(ArenaCli, TournamentTuneAndCalibrateWriteTheirFiles) {
                 "--openings 1 -q -o " +
                 ladder + " --json " + ladder_json),
             0);
-  EXPECT_NE(slurp(ladder_json).find("\"games\": 10,"), std::string::npos) << slurp(ladder_json);
+  EXPECT_NE(read_file(ladder_json).find("\"games\": 10,"), std::string::npos)
+      << read_file(ladder_json);
 
   // A level with options, named, among plain ones: its comma is not a
   // level's. Three rungs, so three pairings of two games.
@@ -259,7 +254,7 @@ TEST(ArenaCli, TournamentTuneAndCalibrateWriteTheirFiles) {
                 "--neighbours -n 2 --openings 1 -q -o " +
                 ladder + " --json " + ladder_json),
             0);
-  const auto named = slurp(ladder_json);
+  const auto named = read_file(ladder_json);
   EXPECT_NE(named.find("\"games\": 6,"), std::string::npos) << named;
   EXPECT_NE(named.find("\"level\": \"shallow\""), std::string::npos) << named;
   EXPECT_EQ(named.find("depth=1"), std::string::npos) << named;
@@ -282,7 +277,7 @@ TEST(ArenaCli, OrderReadsRecordsAndSaysWhereTheMovesCame) {
   }
   // run() sends the output away: the shell inside keeps it.
   ASSERT_EQ(run("sh -c '" + arena + " order --records " + records + " > " + out + "'"), 0);
-  const std::string text = slurp(out);
+  const std::string text = read_file(out);
   EXPECT_NE(text.find("2 quiet positions from 1 games"), std::string::npos) << text;
   EXPECT_NE(text.find("played move in the first  1:  50.0%"), std::string::npos) << text;
   EXPECT_NE(text.find("not a candidate: 50.0%"), std::string::npos) << text;
@@ -314,17 +309,17 @@ TEST(ArenaCli, OrderFitWritesTheWeights) {
   ASSERT_EQ(run("sh -c '" + arena + " order --fit --min-count 100000 --records " + game + " -o " +
                 out + " > " + log + "'"),
             0);
-  const std::string text = slurp(log);
+  const std::string text = read_file(log);
   EXPECT_NE(text.find("Move order fit on gomoku: "), std::string::npos) << text;
   EXPECT_NE(text.find("from 1 games"), std::string::npos) << text;
   EXPECT_NE(text.find("  fitted:\n"), std::string::npos) << text;
   EXPECT_NE(text.find("wrote " + out), std::string::npos) << text;
-  const auto fitted = Weights::parse(Variant::gomoku(), slurp(out));
+  const auto fitted = Weights::parse(Variant::gomoku(), read_file(out));
   ASSERT_TRUE(fitted) << fitted.error().describe();
   EXPECT_EQ(*fitted, Weights::defaults(Variant::gomoku()));
   // With every term that occurs fitted, they move.
   ASSERT_EQ(run(arena + " order --fit --min-count 1 --records " + game + " -o " + out), 0);
-  const auto moved = Weights::parse(Variant::gomoku(), slurp(out));
+  const auto moved = Weights::parse(Variant::gomoku(), read_file(out));
   ASSERT_TRUE(moved) << moved.error().describe();
   EXPECT_NE(moved->order, Weights::defaults(Variant::gomoku()).order);
   // No choice in the games (the centre alone, then a corner); the shapes
@@ -363,11 +358,11 @@ TEST(ArenaCli, TexelFitsLabelledPositions) {
   ASSERT_EQ(run("sh -c '" + arena + " texel -v gomoku --labels " + labels +
                 " --iterations 20 --min-count 50 -o " + out + " > " + log + "'"),
             0);
-  const std::string text = slurp(log);
+  const std::string text = read_file(log);
   EXPECT_NE(text.find("Texel fit gomoku: "), std::string::npos) << text;
   EXPECT_NE(text.find("kept (fewer than --min-count): "), std::string::npos) << text;
   EXPECT_NE(text.find("double_four"), std::string::npos) << text;
-  const auto fitted = Weights::parse(Variant::gomoku(), slurp(out));
+  const auto fitted = Weights::parse(Variant::gomoku(), read_file(out));
   ASSERT_TRUE(fitted) << fitted.error().describe();
   const Weights start = Weights::defaults(Variant::gomoku());
   EXPECT_NE(fitted->by_count, start.by_count);
@@ -379,8 +374,8 @@ TEST(ArenaCli, TexelFitsLabelledPositions) {
   EXPECT_EQ(run("sh -c '" + arena + " texel -v gomoku --labels " + labels + " -o " + out + " 2> " +
                 log + "'"),
             2);
-  EXPECT_NE(slurp(log).find("line 2: the first player's chance '1.5'"), std::string::npos)
-      << slurp(log);
+  EXPECT_NE(read_file(log).find("line 2: the first player's chance '1.5'"), std::string::npos)
+      << read_file(log);
   EXPECT_EQ(run(arena + " texel -v gomoku --labels " + (dir / "none.txt").string()), 2);
   EXPECT_EQ(run(arena + " texel -v gomoku --labels " + labels + " --records " + labels), 2);
   EXPECT_EQ(run(arena + " texel -v gomoku --labels " + labels + " --min-count -3"), 2);

@@ -9,12 +9,12 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <fstream>
 #include <random>
 #include <regex>
-#include <sstream>
 #include <stdexcept>
 #include <thread>
+
+#include "inarow/testing/temp_dir.h"
 
 namespace inarow::testing {
 
@@ -86,10 +86,7 @@ std::string ServerProcess::url() const {
 }
 
 std::string ServerProcess::log() const {
-  std::ifstream in(log_);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return read_file(log_);
 }
 
 void ServerProcess::start(std::uint16_t port) {

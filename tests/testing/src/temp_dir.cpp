@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <iterator>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -23,6 +24,11 @@ fs::path TempDir::write(std::string_view name, std::string_view text) const {
   out.close();
   if (!out) throw std::runtime_error("cannot write " + file.string());
   return file;
+}
+
+std::string read_file(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 TempDir::~TempDir() {

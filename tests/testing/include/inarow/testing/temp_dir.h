@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
 #include <string_view>
 
 namespace inarow::testing {
@@ -23,5 +24,8 @@ class TempDir {
  private:
   fs::path path_;
 };
+
+// The whole of a file's bytes; empty if it cannot be opened.
+std::string read_file(const fs::path& file);
 
 }  // namespace inarow::testing
