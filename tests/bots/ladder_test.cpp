@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <fstream>
 
 #include "inarow/bots/bot.h"
 #include "inarow/testing/temp_dir.h"
@@ -49,8 +48,7 @@ TEST(Ladder, TheBuiltInLaddersAreTheFilesAndEveryOneParses) {
   }
   EXPECT_EQ(built_in_ladders().size(), built_in_ladder_files().size());
   // connect4's is the file in the tree, byte for byte.
-  std::ifstream in(kConnect4);
-  const std::string on_disk{std::istreambuf_iterator<char>(in), {}};
+  const std::string on_disk = inarow::testing::read_file(kConnect4);
   bool found = false;
   for (const LadderFile& f : built_in_ladder_files())
     if (f.name == "connect4_levels.txt") {

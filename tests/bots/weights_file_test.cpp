@@ -2,19 +2,12 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <iterator>
 #include <string>
 
 #include "inarow/testing/temp_dir.h"
 
 namespace inarow::bots {
 namespace {
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 TEST(WeightsFile, LoadsWhatParseReads) {
   const Variant v = Variant::connect4();
@@ -35,7 +28,8 @@ TEST(WeightsFile, TheTunedFilesAreTheBuiltInWeights) {
     EXPECT_EQ(*w, Weights::defaults(v)) << v.name << ":\n" << w->to_text();
     // Every weight is written out, not left to the defaults it is checked
     // against.
-    const std::string text = slurp(std::string(INAROW_WEIGHTS_DIR) + "/" + v.name + ".txt");
+    const std::string text =
+        inarow::testing::read_file(std::string(INAROW_WEIGHTS_DIR) + "/" + v.name + ".txt");
     for (const std::string& key : w->keys())
       EXPECT_NE(text.find("\n" + key + " = "), std::string::npos) << v.name << ": " << key;
   }

@@ -12,8 +12,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <iterator>
 #include <regex>
 
 #include "client_process.h"
@@ -176,8 +174,7 @@ TEST(ClientTerminalTest, APasswordIsNeitherShownNorKeptInTheHistory) {
   term.type("quit\r");
   EXPECT_EQ(term.wait_exit(), 0);
   EXPECT_EQ(term.raw().find("seen-by"), std::string::npos) << term.plain();
-  std::ifstream history(dir.path() / "tess" / "history");
-  const std::string kept((std::istreambuf_iterator<char>(history)), {});
+  const std::string kept = ::inarow::testing::read_file(dir.path() / "tess" / "history");
   EXPECT_NE(kept.find("password"), std::string::npos) << kept;  // the command is kept
   EXPECT_EQ(kept.find("seen-by"), std::string::npos) << kept;
 }

@@ -14,7 +14,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <fstream>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -24,6 +23,7 @@
 #include "inarow/testing/eventually.h"
 #include "inarow/testing/messages.h"
 #include "inarow/testing/process.h"
+#include "inarow/testing/temp_dir.h"
 #include "inarow/testing/test_server.h"
 #include "inarow/testing/ws_client.h"
 
@@ -174,8 +174,7 @@ class LimitedServer : public ServerProcess {
   }
   // User plus system CPU seconds the server has used so far.
   double cpu_seconds() const {
-    std::ifstream in("/proc/" + std::to_string(pid()) + "/stat");
-    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string stat = inarow::testing::read_file("/proc/" + std::to_string(pid()) + "/stat");
     std::istringstream fields(stat.substr(stat.rfind(')') + 2));
     std::string f;
     long ticks = 0;

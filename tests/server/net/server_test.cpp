@@ -583,9 +583,8 @@ std::vector<std::pair<std::string, int>> threads_and_nice() {
   std::vector<std::pair<std::string, int>> out;
   for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
     std::ifstream comm(task.path() / "comm");
-    std::ifstream stat_file(task.path() / "stat");
     std::string name;
-    const std::string stat((std::istreambuf_iterator<char>(stat_file)), {});
+    const std::string stat = inarow::testing::read_file(task.path() / "stat");
     const auto paren = stat.rfind(')');
     // A thread that ended while we looked is not listed.
     if (!std::getline(comm, name) || paren == std::string::npos) continue;
