@@ -37,8 +37,8 @@ constexpr int kReduceMoreFrom = 8;
 // Reverse futility pruning on gomoku-sized boards (see negamax): the
 // margin a ply, and the deepest node it applies to. 60 a ply up to depth 4
 // beat no pruning +231 =3 -166 at equal nodes (400 games), +155 =2 -143 at
-// equal time (300); 120 a ply and depth 8 did no better, and razoring
-// (its mirror: a node far under alpha goes to the leaf) nothing at all.
+// equal time (300); 120 a ply and depth 8 did no better. Its mirror,
+// razoring, is below.
 constexpr Score kFutilityMargin = 60;
 constexpr int kFutilityDepth = 4;
 // Fail-high reduction on gomoku-sized boards (see negamax): a quiet node
@@ -47,6 +47,16 @@ constexpr int kFutilityDepth = 4;
 // +336 -264 at equal nodes (600 games), +208 =2 -190 at equal time (400);
 // 30 a ply did no better than none.
 constexpr Score kFailHighMargin = 15;
+// Razoring on gomoku-sized boards (see negamax), with Rapfi's margins: a
+// quiet node off the principal variation, of depth kRazorDepth or less,
+// whose static score falls short of alpha by more than kRazorMargin a ply
+// plus kRazorBase goes to the leaf: the VCF dive, then the static score.
+// At equal time it beat no razoring +1092 =55 -994 (2,141 games, +16 Elo,
+// GSPRT(0, 10) accepted); the 60 a ply tried before, at equal nodes,
+// showed nothing in 200 (bench/gomoku/RESULTS.md).
+constexpr int kRazorDepth = 2;
+constexpr Score kRazorMargin = 14;
+constexpr Score kRazorBase = 19;
 // VCF limits: at the root (our win, and the opponent's against each reply)
 // and as a dive at the main search's leaves. The root's solver is fast
 // (200,000 nodes in about 12 ms) and a VCF it misses the main search may
@@ -543,13 +553,16 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
   // one, it stands pat (reverse futility); otherwise, by a narrow one, its
   // quiet moves are searched a ply shallower (fail-high reduction): a
   // cutoff is the likely outcome, and the forcing moves, searched in full,
-  // are what could overturn it. Gomoku-sized boards, heuristic search only.
+  // are what could overturn it. Just above the horizon, one whose static
+  // score is far under alpha is a leaf (razoring): only a VCF could lift
+  // it. Gomoku-sized boards, heuristic search only.
   bool likely_fail_high = false;
   if (threat_rules_ && use_eval_ && !forced && ply > 0 && depth > 0 && beta - alpha == 1 &&
       std::abs(beta) < kMaxEval) {
     const Score stand = stand_pat_score(threat_score);
     if (depth <= kFutilityDepth && stand - kFutilityMargin * depth >= beta) return stand;
     likely_fail_high = depth >= 2 && stand >= beta + kFailHighMargin * depth;
+    if (depth <= kRazorDepth && stand + kRazorMargin * depth + kRazorBase < alpha) depth = 0;
   }
   // Set when this node is the horizon answering a threat: its replies are
   // searched to depth 0, never extended (below).
