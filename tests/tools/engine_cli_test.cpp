@@ -198,7 +198,7 @@ std::string bench_signature(const std::string& out) {
 TEST(EngineCli, BenchSignature) {
   const Outcome r = engine("bench");
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(bench_signature(r.out), "total nodes 1368232");
+  EXPECT_EQ(bench_signature(r.out), "total nodes 1368770");
 }
 
 TEST(EngineCli, BenchIsDeterministic) {

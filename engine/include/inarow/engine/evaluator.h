@@ -64,8 +64,8 @@ struct Weights {
   // (keys gain_w1..gain_w(k-1)) and, where shapes are on, the shapes'
   // (gain_shape_two ... gain_double_four). Empty, the order reads by_count
   // and shapes themselves. With the copy, a tuner that moves the score
-  // moves only the score: the forward prune keeps the order's first ten
-  // moves, and a fit that moved them with the score played hundreds of
+  // moves only the score: the forward prune keeps the order's first moves
+  // (ten near the horizon), and a fit that moved them with the score played hundreds of
   // Elo worse (bench/gomoku/RESULTS.md). Present with the order's terms.
   std::vector<int> gain_by_count;
   std::vector<int> gain_shapes;

@@ -86,7 +86,8 @@ struct MoveRank {
   bool quiet = false;
   int rank = -1;       // 0 = tried first; -1 = not a candidate (no stone near it)
   int candidates = 0;  // the moves the order ranks
-  int searched = 0;    // how many of them an interior node searches (the forward prune)
+  int searched = 0;    // how many of them a node near the horizon searches (the forward
+                       // prune; a deeper one searches more)
 };
 
 // A quiet position's candidate moves as the order weighs them
