@@ -65,8 +65,9 @@ struct Weights {
   // (gain_shape_two ... gain_double_four). Empty, the order reads by_count
   // and shapes themselves. With the copy, a tuner that moves the score
   // moves only the score: the forward prune keeps the order's first moves
-  // (ten near the horizon), and a fit that moved them with the score played hundreds of
-  // Elo worse (bench/gomoku/RESULTS.md). Present with the order's terms.
+  // (ten near the horizon), and a fit that moved them with the score
+  // played hundreds of Elo worse (bench/gomoku/RESULTS.md). Present with
+  // the order's terms.
   std::vector<int> gain_by_count;
   std::vector<int> gain_shapes;
   // The side to move's own windows count this many percent more at a leaf
