@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cassert>
+#include <optional>
 #include <utility>
 #include <variant>
 
@@ -566,10 +567,21 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
   // are what could overturn it. Just above the horizon, one whose static
   // score is far under alpha is a leaf (razoring): only a VCF could lift
   // it. Gomoku-sized boards, heuristic search only.
+  // Where the table holds a score for this node from a shallower search,
+  // and its bound lies past the static score on the bound's own side, that
+  // score stands in for the static one in all three: a search has looked
+  // where the evaluation only counts shapes (Rapfi and Stockfish do the
+  // same). At equal time it beat the static score alone +1,732 =101
+  // -1,619 over 3,452 games, +11 +- 10 Elo (bench/gomoku/RESULTS.md).
   bool likely_fail_high = false;
+  std::optional<TTEntry> early_entry;  // probed here, read again below
   if (threat_rules_ && use_eval_ && !forced && ply > 0 && depth > 0 && beta - alpha == 1 &&
       std::abs(beta) < kMaxEval) {
-    const Score stand = stand_pat_score(threat_score);
+    Score stand = stand_pat_score(threat_score);
+    const TTEntry& e = early_entry.emplace(tt_.probe(key, ply));
+    if (e.bound != Bound::none && std::abs(e.score) < kMaxEval &&
+        (e.bound == Bound::exact || (e.bound == Bound::lower) == (e.score > stand)))
+      stand = e.score;
     if (depth <= kFutilityDepth && stand - kFutilityMargin * depth >= beta) return stand;
     likely_fail_high = depth >= 2 && stand >= beta + kFailHighMargin * depth;
     if (depth <= kRazorDepth && stand + kRazorMargin * depth + kRazorBase < alpha) depth = 0;
@@ -602,7 +614,7 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
   // blocks, never extended, so it is worth less than a depth-1 node and
   // goes in as depth 0 (a depth-1 entry, worth more, still answers it).
   const int draft = horizon_answer ? 0 : depth;
-  const TTEntry entry = tt_.probe(key, ply);
+  const TTEntry entry = early_entry ? *early_entry : tt_.probe(key, ply);
   int tt_move = kNoCell;
   if (entry.bound != Bound::none) {
     tt_move = entry.move == 0xFFFF ? kNoCell : entry.move;

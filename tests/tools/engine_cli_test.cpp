@@ -198,14 +198,14 @@ std::string bench_signature(const std::string& out) {
 TEST(EngineCli, BenchSignature) {
   const Outcome r = engine("bench");
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(bench_signature(r.out), "total nodes 1368770");
+  EXPECT_EQ(bench_signature(r.out), "total nodes 1343081");
 }
 
 TEST(EngineCli, BenchIsDeterministic) {
   const Outcome a = engine("bench --depth 4");
   const Outcome b = engine("bench --depth 4");
   ASSERT_EQ(a.status, 0) << a.err;
-  EXPECT_EQ(bench_signature(a.out), "total nodes 182996");
+  EXPECT_EQ(bench_signature(a.out), "total nodes 182765");
   EXPECT_EQ(bench_signature(b.out), bench_signature(a.out));
 }
 
