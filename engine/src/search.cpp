@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <cassert>
-#include <optional>
 #include <utility>
 #include <variant>
 
@@ -573,15 +572,16 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
   // where the evaluation only counts shapes (Rapfi and Stockfish do the
   // same). At equal time it beat the static score alone +1,732 =101
   // -1,619 over 3,452 games, +11 +- 10 Elo (bench/gomoku/RESULTS.md).
+  // A node above the horizon reads its table entry here; the horizon's
+  // answer reads it after the dive below, which hides the latency.
+  TTEntry entry = depth > 0 ? tt_.probe(key, ply) : TTEntry{};
   bool likely_fail_high = false;
-  std::optional<TTEntry> early_entry;  // probed here, read again below
   if (threat_rules_ && use_eval_ && !forced && ply > 0 && depth > 0 && beta - alpha == 1 &&
       std::abs(beta) < kMaxEval) {
     Score stand = stand_pat_score(threat_score);
-    const TTEntry& e = early_entry.emplace(tt_.probe(key, ply));
-    if (e.bound != Bound::none && std::abs(e.score) < kMaxEval &&
-        (e.bound == Bound::exact || (e.bound == Bound::lower) == (e.score > stand)))
-      stand = e.score;
+    if (entry.bound != Bound::none && std::abs(entry.score) < kMaxEval &&
+        (entry.bound == Bound::exact || (entry.bound == Bound::lower) == (entry.score > stand)))
+      stand = entry.score;
     if (depth <= kFutilityDepth && stand - kFutilityMargin * depth >= beta) return stand;
     likely_fail_high = depth >= 2 && stand >= beta + kFailHighMargin * depth;
     if (depth <= kRazorDepth && stand + kRazorMargin * depth + kRazorBase < alpha) depth = 0;
@@ -614,7 +614,7 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
   // blocks, never extended, so it is worth less than a depth-1 node and
   // goes in as depth 0 (a depth-1 entry, worth more, still answers it).
   const int draft = horizon_answer ? 0 : depth;
-  const TTEntry entry = early_entry ? *early_entry : tt_.probe(key, ply);
+  if (horizon_answer) entry = tt_.probe(key, ply);
   int tt_move = kNoCell;
   if (entry.bound != Bound::none) {
     tt_move = entry.move == 0xFFFF ? kNoCell : entry.move;
