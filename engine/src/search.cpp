@@ -566,12 +566,13 @@ Score Core<W>::negamax(int depth, Score alpha, Score beta, int ply, const Board*
   // are what could overturn it. Just above the horizon, one whose static
   // score is far under alpha is a leaf (razoring): only a VCF could lift
   // it. Gomoku-sized boards, heuristic search only.
-  // Where the table holds a score for this node from a shallower search,
-  // and its bound lies past the static score on the bound's own side, that
-  // score stands in for the static one in all three: a search has looked
-  // where the evaluation only counts shapes (Rapfi and Stockfish do the
-  // same). At equal time it beat the static score alone +1,732 =101
-  // -1,619 over 3,452 games, +11 +- 10 Elo (bench/gomoku/RESULTS.md).
+  // Where the table holds a score for this node (a search of any depth:
+  // the table's cutoffs come below), and its bound lies past the static
+  // score on the bound's own side, that score stands in for the static
+  // one in all three: a search has looked where the evaluation only
+  // counts shapes (Rapfi and Stockfish do the same). At equal time it
+  // beat the static score alone +1,732 =101 -1,619 over 3,452 games,
+  // +11 +- 10 Elo (bench/gomoku/RESULTS.md).
   // A node above the horizon reads its table entry here; the horizon's
   // answer reads it after the dive below, which hides the latency.
   TTEntry entry = depth > 0 ? tt_.probe(key, ply) : TTEntry{};
